@@ -1,0 +1,3 @@
+"""privcheck: privacy-model compliance checker and anonymizer."""
+
+__version__ = "0.1.0"
