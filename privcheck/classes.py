@@ -1,0 +1,223 @@
+"""Equivalence classes as a class table ("frequency set"), computed once and rolled up.
+
+``count`` is the only step after encoding that touches every record: one gather per
+quasi-identifier and one group-by of the combined key. Everything else — every privacy model,
+every node a lattice search visits — works on the class table, whose size is the number of
+classes, not the number of records. ``rollup`` moves a class table to a coarser node by mapping
+the class keys through the hierarchies and re-aggregating the table itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from privcheck.encoding import EncodedTable
+
+#: a dense bincount over the key space is used while it is at most this many cells (or 2·n)
+_DENSE_LIMIT = 1 << 22
+_KEY_LIMIT = 1 << 62
+
+
+def group(columns: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]:
+    """Group rows by several integer code columns.
+
+    Returns ``(inverse, n_groups)``: the group of each row, groups numbered in the order of their
+    combined key (so the result does not depend on row order).
+    """
+    n = len(columns[0]) if columns else 0
+    if not columns:
+        return np.zeros(n, dtype=np.int64), int(n > 0)
+    key = columns[0].astype(np.int64)
+    space = max(int(cards[0]), 1)
+    for col, card in zip(columns[1:], cards[1:], strict=True):
+        card = max(int(card), 1)
+        if space * card >= _KEY_LIMIT:
+            key, uniq = pd.factorize(key, sort=True)
+            key, space = key.astype(np.int64), len(uniq)
+        key = key * card + col
+        space *= card
+    if space <= max(_DENSE_LIMIT, 2 * n):
+        present = np.bincount(key, minlength=space) > 0
+        lookup = np.cumsum(present) - 1
+        return lookup[key], int(present.sum())
+    inverse, uniq = pd.factorize(key, sort=True)
+    return inverse.astype(np.int64, copy=False), len(uniq)
+
+
+def first_rows(inverse: np.ndarray, n_groups: int) -> np.ndarray:
+    """Index of the first row of each group."""
+    first = np.empty(n_groups, dtype=np.int64)
+    first[inverse[::-1]] = np.arange(len(inverse) - 1, -1, -1)
+    return first
+
+
+@dataclass(eq=False)
+class SensitiveCounts:
+    """The class × sensitive-value count matrix, sparse (CSR): class ``c`` has the values
+    ``values[indptr[c]:indptr[c+1]]`` with counts ``counts[...]``."""
+
+    indptr: np.ndarray
+    values: np.ndarray
+    counts: np.ndarray
+    n_values: int
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.indptr) - 1
+
+    def entry_class(self) -> np.ndarray:
+        """Class of each stored entry."""
+        return np.repeat(np.arange(self.n_classes), np.diff(self.indptr))
+
+    def totals(self) -> np.ndarray:
+        """Count of each sensitive value over the whole table."""
+        return np.bincount(self.values, weights=self.counts, minlength=self.n_values)
+
+    def dense(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """Rows ``start:stop`` of the matrix as a dense array (for chunked distance formulas)."""
+        stop = self.n_classes if stop is None else stop
+        lo, hi = self.indptr[start], self.indptr[stop]
+        out = np.zeros((stop - start, self.n_values), dtype=np.float64)
+        rows = np.repeat(np.arange(stop - start), np.diff(self.indptr[start : stop + 1]))
+        out[rows, self.values[lo:hi]] = self.counts[lo:hi]
+        return out
+
+    @classmethod
+    def from_pairs(
+        cls, classes: np.ndarray, values: np.ndarray, n_classes: int, n_values: int,
+        weights: np.ndarray | None = None,
+    ) -> SensitiveCounts:
+        """Aggregate (class, value[, weight]) pairs into the sparse count matrix."""
+        m = max(n_values, 1)
+        pair = classes.astype(np.int64) * m + values
+        if n_classes * m <= max(_DENSE_LIMIT, 2 * len(pair)):
+            cells = np.bincount(pair, weights=weights, minlength=n_classes * m)
+            nz = np.flatnonzero(cells)
+            counts = cells[nz]
+        else:
+            codes, uniq = pd.factorize(pair, sort=True)
+            counts = np.bincount(codes, weights=weights, minlength=len(uniq))
+            nz = np.asarray(uniq, dtype=np.int64)
+        entry_class = nz // m
+        indptr = np.zeros(n_classes + 1, dtype=np.int64)
+        np.cumsum(np.bincount(entry_class, minlength=n_classes), out=indptr[1:])
+        return cls(indptr, (nz % m).astype(np.int64), counts.astype(np.int64), n_values)
+
+
+@dataclass(eq=False)
+class ClassTable:
+    """One row per equivalence class at a lattice node.
+
+    ``keys[c, j]`` is the level-``node[j]`` code of quasi-identifier ``j`` for class ``c``;
+    ``sizes[c]`` its number of records; ``sensitive[name]`` the class × value counts of each
+    sensitive attribute; ``record_class`` (when tracked) the class of every record.
+    """
+
+    encoded: EncodedTable
+    node: tuple[int, ...]
+    keys: np.ndarray
+    sizes: np.ndarray
+    sensitive: dict[str, SensitiveCounts]
+    record_class: np.ndarray | None = None
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.sizes)
+
+    @property
+    def n_records(self) -> int:
+        return int(self.sizes.sum())
+
+    def class_labels(self, classes: np.ndarray) -> list[dict[str, str]]:
+        """The released quasi-identifier values of the given classes."""
+        out: list[dict[str, str]] = [{} for _ in classes]
+        for j, col in enumerate(self.encoded.quasi_identifiers):
+            labels = col.levels.labels[self.node[j]][self.keys[classes, j]]
+            for row, label in zip(out, labels, strict=True):
+                row[col.name] = str(label)
+        return out
+
+    def records_of(self, classes: np.ndarray, cap: int | None = None) -> list[list[int]]:
+        """Row numbers (0-based, input order) of the records of each given class."""
+        if self.record_class is None:
+            raise ValueError("this class table does not track records (count(track_records=True))")
+        wanted = np.full(self.n_classes, -1, dtype=np.int64)
+        wanted[classes] = np.arange(len(classes))
+        slot = wanted[self.record_class]
+        rows = np.flatnonzero(slot >= 0)
+        order = np.argsort(slot[rows], kind="stable")
+        rows, slot = rows[order], slot[rows][order]
+        bounds = np.searchsorted(slot, np.arange(len(classes) + 1))
+        return [
+            rows[bounds[i] : bounds[i + 1]][:cap].tolist() for i in range(len(classes))
+        ]
+
+
+def count(
+    encoded: EncodedTable, node: tuple[int, ...] | None = None, *, track_records: bool = True
+) -> ClassTable:
+    """The class table of ``encoded`` generalized to ``node`` (one level per quasi-identifier)."""
+    node = tuple(encoded.bottom if node is None else node)
+    _check_node(encoded, node)
+    cols = [c.codes_at(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
+    cards = [c.cardinality(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
+    if not cols:
+        inverse, n_classes = np.zeros(encoded.n_records, dtype=np.int64), int(encoded.n_records > 0)
+    else:
+        inverse, n_classes = group(cols, cards)
+    first = first_rows(inverse, n_classes)
+    keys = np.stack([c[first] for c in cols], axis=1) if cols else np.zeros((n_classes, 0), int)
+    sizes = np.bincount(inverse, minlength=n_classes).astype(np.int64)
+    sensitive = {
+        name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality())
+        for name, col in encoded.sensitive.items()
+    }
+    return ClassTable(
+        encoded, node, keys.astype(np.int64), sizes, sensitive,
+        inverse if track_records else None,
+    )
+
+
+def rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
+    """The class table at the coarser ``node``, re-aggregated from ``table`` (not from the rows)."""
+    node = tuple(node)
+    encoded = table.encoded
+    _check_node(encoded, node)
+    if any(hi < lo for lo, hi in zip(table.node, node, strict=True)):
+        raise ValueError(f"rollup goes to coarser nodes only: {table.node} → {node}")
+    cols = [
+        c.levels.up(lo, hi)[table.keys[:, j]] if hi != lo else table.keys[:, j]
+        for j, (c, lo, hi) in enumerate(
+            zip(encoded.quasi_identifiers, table.node, node, strict=True)
+        )
+    ]
+    cards = [c.cardinality(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
+    if cols:
+        inverse, n_classes = group(cols, cards)
+    else:
+        inverse, n_classes = np.zeros(table.n_classes, dtype=np.int64), int(table.n_classes > 0)
+    first = first_rows(inverse, n_classes)
+    keys = np.stack([c[first] for c in cols], axis=1) if cols else np.zeros((n_classes, 0), int)
+    sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
+    sensitive = {
+        name: SensitiveCounts.from_pairs(
+            inverse[s.entry_class()], s.values, n_classes, s.n_values, weights=s.counts
+        )
+        for name, s in table.sensitive.items()
+    }
+    record_class = None if table.record_class is None else inverse[table.record_class]
+    return ClassTable(encoded, node, keys.astype(np.int64), sizes, sensitive, record_class)
+
+
+def _check_node(encoded: EncodedTable, node: tuple[int, ...]) -> None:
+    if len(node) != len(encoded.quasi_identifiers):
+        raise ValueError(
+            f"node {node} has {len(node)} levels; there are {len(encoded.quasi_identifiers)} "
+            "quasi-identifiers"
+        )
+    for level, col in zip(node, encoded.quasi_identifiers, strict=True):
+        if not 0 <= level <= col.height:
+            raise ValueError(f"level {level} of {col.name!r} is outside 0..{col.height}")

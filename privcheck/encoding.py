@@ -1,0 +1,200 @@
+"""DataFrame + Policy → EncodedTable: the one place raw rows are validated and turned into codes.
+
+Every later step (class tables, checks, lattice searches, releases) works on the integer codes
+made here, so every input problem is caught here, once, with a message naming the column and the
+value: a missing column, a missing value, a value absent from its hierarchy, a non-numeric value
+under an intervals hierarchy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from privcheck.errors import DataError, PolicyError
+from privcheck.hierarchy import (
+    MISSING_LABEL,
+    LevelArrays,
+    date_levels,
+    identity_levels,
+    interval_levels,
+    masking_levels,
+    natural_order,
+    table_levels,
+)
+from privcheck.policy import (
+    Attribute,
+    DatesHierarchy,
+    IntervalsHierarchy,
+    MaskingHierarchy,
+    Policy,
+    TableHierarchy,
+    load_policy,
+)
+
+CODE_DTYPE = np.int32
+
+
+@dataclass(eq=False)
+class EncodedColumn:
+    """One column as ground codes plus its resolved hierarchy."""
+
+    name: str
+    codes: np.ndarray
+    levels: LevelArrays
+    has_hierarchy: bool
+
+    @property
+    def height(self) -> int:
+        return self.levels.height
+
+    def cardinality(self, level: int = 0) -> int:
+        return self.levels.cardinality(level)
+
+    def codes_at(self, level: int) -> np.ndarray:
+        """Codes of every record at ``level`` (one gather through the level map)."""
+        if level == 0:
+            return self.codes
+        return self.levels.maps[level].astype(CODE_DTYPE, copy=False)[self.codes]
+
+
+@dataclass(eq=False)
+class EncodedTable:
+    """The data as integer codes: quasi-identifiers (in policy order) and sensitive attributes."""
+
+    policy: Policy
+    n_records: int
+    quasi_identifiers: list[EncodedColumn]
+    sensitive: dict[str, EncodedColumn]
+    #: ground code → position in the attribute's order (for ordered t-closeness)
+    sensitive_rank: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def qi_names(self) -> list[str]:
+        return [c.name for c in self.quasi_identifiers]
+
+    @property
+    def heights(self) -> tuple[int, ...]:
+        return tuple(c.height for c in self.quasi_identifiers)
+
+    @property
+    def bottom(self) -> tuple[int, ...]:
+        return tuple(0 for _ in self.quasi_identifiers)
+
+    @property
+    def top(self) -> tuple[int, ...]:
+        return self.heights
+
+
+def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
+    """Values as the strings a hierarchy file would spell them (39.0 → '39')."""
+    s = pd.Series(np.asarray(values, dtype=object))
+    num = pd.to_numeric(s, errors="coerce")
+    is_float = s.map(lambda v: isinstance(v, float | np.floating)).to_numpy(dtype=bool)
+    out = s.astype(str).to_numpy(dtype=object)
+    whole = is_float & num.notna().to_numpy() & (np.mod(num.fillna(0.5).to_numpy(), 1) == 0)
+    if whole.any():
+        out[whole] = num[whole].astype("int64").astype(str).to_numpy(dtype=object)
+    return out
+
+
+def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """Factorize one column; returns (codes with -1 for missing, uniques, number missing)."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    uniques = np.asarray(uniques, dtype=object)
+    blank = np.array([isinstance(u, str) and not u.strip() for u in uniques], dtype=bool)
+    if blank.any():
+        # empty strings count as missing: remap them to -1 and drop them from the uniques
+        keep = np.flatnonzero(~blank)
+        remap = np.full(len(uniques) + 1, -1, dtype=np.int64)
+        remap[keep] = np.arange(len(keep))
+        codes = remap[codes]
+        uniques = uniques[keep]
+    n_missing = int(np.count_nonzero(codes < 0))
+    if n_missing and missing == "error":
+        first = int(np.flatnonzero(codes < 0)[0])
+        raise DataError(
+            f"column {name!r} has {n_missing} missing value(s) (first at row {first}); fill them, "
+            "or set 'missing: own_class' in the policy to make them a class of their own"
+        )
+    return codes, uniques, n_missing
+
+
+def _resolve(name: str, attr: Attribute, uniques: np.ndarray, policy: Policy) -> LevelArrays:
+    spec = attr.hierarchy
+    if spec is None:
+        return identity_levels(_string_labels(uniques))
+    if isinstance(spec, TableHierarchy):
+        return table_levels(spec, name, policy.base_dir)
+    if isinstance(spec, IntervalsHierarchy):
+        return interval_levels(spec, name, uniques)
+    if isinstance(spec, MaskingHierarchy):
+        return masking_levels(spec, name, _string_labels(uniques))
+    if isinstance(spec, DatesHierarchy):
+        return date_levels(spec, name, uniques)
+    raise PolicyError(f"unsupported hierarchy type for {name!r}")  # pragma: no cover
+
+
+def encode_column(
+    column: pd.Series, name: str, attr: Attribute, policy: Policy
+) -> EncodedColumn:
+    """Codes of one column against its hierarchy (ground domain = the hierarchy's, if a table)."""
+    codes, uniques, n_missing = _factorize(column, name, policy.missing)
+    levels = _resolve(name, attr, uniques, policy)
+    if isinstance(attr.hierarchy, TableHierarchy):
+        # map each distinct data value to its row of the hierarchy table
+        position = pd.Index(levels.ground.astype(str)).get_indexer(_string_labels(uniques))
+        absent = np.flatnonzero(position < 0)
+        if len(absent):
+            value = uniques[absent[0]]
+            more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
+            raise DataError(
+                f"value {value!r} of column {name!r} is not in its hierarchy{more}; add a row "
+                "for it to the hierarchy"
+            )
+        lookup = np.append(position, -1)
+        codes = lookup[codes]
+    if n_missing:
+        levels = levels.with_missing()
+        codes = np.where(codes < 0, len(levels.ground) - 1, codes)
+    return EncodedColumn(name, codes.astype(CODE_DTYPE), levels, attr.hierarchy is not None)
+
+
+def _sensitive_rank(col: EncodedColumn, attr: Attribute) -> np.ndarray:
+    ground = col.levels.ground
+    if attr.order is None:
+        return natural_order(ground)
+    order = {str(v): i for i, v in enumerate(attr.order)}
+    labels = [str(g) for g in ground if g != MISSING_LABEL]
+    absent = [g for g in labels if g not in order]
+    if absent:
+        raise PolicyError(
+            f"the 'order' of {col.name!r} does not list the value {absent[0]!r}; list every value"
+        )
+    rank = np.array([order.get(str(g), len(order)) for g in ground], dtype=np.int64)
+    return np.argsort(np.argsort(rank, kind="stable"), kind="stable")
+
+
+def encode(data: pd.DataFrame, policy: Policy | dict | str) -> EncodedTable:
+    """Validate ``data`` against ``policy`` and encode it to integer codes."""
+    policy = load_policy(policy)
+    if not isinstance(data, pd.DataFrame):
+        raise DataError(f"expected a pandas DataFrame; got {type(data).__name__}")
+    absent = [c for c in policy.attributes if c not in data.columns]
+    if absent:
+        have = ", ".join(map(str, data.columns[:12]))
+        raise DataError(
+            f"column {absent[0]!r} named in the policy is missing from the data "
+            f"(columns: {have}); fix the policy or the data"
+        )
+    qis = [
+        encode_column(data[n], n, policy.attributes[n], policy) for n in policy.quasi_identifiers
+    ]
+    sensitive, ranks = {}, {}
+    for n in policy.sensitive_attributes:
+        col = encode_column(data[n], n, policy.attributes[n], policy)
+        sensitive[n] = col
+        ranks[n] = _sensitive_rank(col, policy.attributes[n])
+    return EncodedTable(policy, len(data), qis, sensitive, ranks)

@@ -1,0 +1,253 @@
+"""Hierarchy specs → level arrays over integer codes.
+
+A resolved hierarchy is a list of code maps: ``maps[i][g]`` is the level-``i`` code of ground
+code ``g``. Generalizing a column is then one gather (``maps[i][codes]``), and generalizing a class
+table is a gather over its (few) class keys — strings are never rewritten until the release is
+materialised.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from privcheck.errors import DataError, PolicyError
+from privcheck.policy import (
+    DatesHierarchy,
+    IntervalsHierarchy,
+    MaskingHierarchy,
+    TableHierarchy,
+)
+
+MISSING_LABEL = "<missing>"
+TOP = "*"
+
+
+@dataclass(eq=False)
+class LevelArrays:
+    """A hierarchy resolved to integer code maps.
+
+    ``ground[g]`` is the ground value (as a string) of code ``g``; ``maps[i][g]`` its level-i code;
+    ``labels[i][c]`` the released string of level-i code ``c``. ``maps[0]`` is the identity.
+    """
+
+    ground: np.ndarray
+    maps: list[np.ndarray]
+    labels: list[np.ndarray]
+    _up: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False)
+
+    @property
+    def height(self) -> int:
+        return len(self.maps) - 1
+
+    def cardinality(self, level: int) -> int:
+        return len(self.labels[level])
+
+    def up(self, from_level: int, to_level: int) -> np.ndarray:
+        """Map from level-``from_level`` codes to level-``to_level`` codes (a tree makes it exact)."""
+        key = (from_level, to_level)
+        if key not in self._up:
+            if from_level == 0:
+                self._up[key] = self.maps[to_level]
+            else:
+                rep = np.zeros(self.cardinality(from_level), dtype=np.int64)
+                # any ground code of each level-from code will do: the hierarchy is a tree
+                rep[self.maps[from_level]] = np.arange(len(self.ground))
+                self._up[key] = self.maps[to_level][rep]
+        return self._up[key]
+
+    def with_missing(self) -> LevelArrays:
+        """Add a ground code for missing values: its own class at every level but a single top."""
+        n_levels = len(self.maps)
+        maps, labels = [], []
+        for i in range(n_levels):
+            lab = self.labels[i]
+            merge_at_top = i == n_levels - 1 and i > 0 and len(lab) == 1
+            code = 0 if merge_at_top else len(lab)
+            maps.append(np.append(self.maps[i], code).astype(np.int64))
+            labels.append(lab if merge_at_top else np.append(lab, MISSING_LABEL).astype(object))
+        return LevelArrays(np.append(self.ground, MISSING_LABEL).astype(object), maps, labels)
+
+
+def identity_levels(ground: np.ndarray) -> LevelArrays:
+    """A one-level 'hierarchy' for a column that is only grouped, never generalized."""
+    g = np.asarray(ground, dtype=object)
+    return LevelArrays(g, [np.arange(len(g), dtype=np.int64)], [g])
+
+
+def _levels_from_label_columns(name: str, columns: list[np.ndarray]) -> LevelArrays:
+    """Build code maps from per-level label columns (column 0 = ground) and check the tree."""
+    maps, labels = [], []
+    for col in columns:
+        codes, uniq = pd.factorize(np.asarray(col, dtype=object), sort=False)
+        maps.append(codes.astype(np.int64))
+        labels.append(np.asarray(uniq, dtype=object))
+    ground = labels[0][maps[0]]
+    if len(labels[0]) != len(columns[0]):
+        dup = pd.Series(columns[0])
+        first = dup[dup.duplicated()].iloc[0]
+        raise PolicyError(
+            f"hierarchy of {name!r} lists the ground value {first!r} twice; "
+            "each value must have exactly one row"
+        )
+    maps[0] = np.arange(len(ground), dtype=np.int64)
+    for i in range(1, len(maps) - 1):
+        lo, hi = maps[i], maps[i + 1]
+        parent = np.full(len(labels[i]), -1, dtype=np.int64)
+        parent[lo] = hi
+        bad = np.flatnonzero(parent[lo] != hi)
+        if len(bad):
+            g = bad[0]
+            other = hi[np.flatnonzero(lo == lo[g])]
+            other = [labels[i + 1][c] for c in np.unique(other)][:2]
+            raise PolicyError(
+                f"hierarchy of {name!r} is not a tree: {labels[i][lo[g]]!r} at level {i} "
+                f"generalizes to both {other[0]!r} and {other[1]!r} at level {i + 1}; "
+                "every value must have one parent"
+            )
+    return LevelArrays(np.asarray(ground, dtype=object), maps, labels)
+
+
+def read_table_rows(spec: TableHierarchy, name: str, base_dir: Path | None) -> list[list[str]]:
+    if spec.rows is not None:
+        return [[str(v) for v in row] for row in spec.rows]
+    path = Path(spec.path)  # type: ignore[arg-type]
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    if not path.is_file():
+        raise PolicyError(f"hierarchy file for {name!r} not found: {path}")
+    text = path.read_text(encoding="utf-8-sig")
+    return [line.rstrip("\r").split(spec.sep) for line in text.splitlines() if line.strip()]
+
+
+def table_levels(spec: TableHierarchy, name: str, base_dir: Path | None) -> LevelArrays:
+    rows = read_table_rows(spec, name, base_dir)
+    if not rows:
+        raise PolicyError(f"hierarchy of {name!r} is empty")
+    width = len(rows[0])
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            raise PolicyError(
+                f"hierarchy of {name!r}: row {r + 1} ({row[0]!r}) has {len(row)} levels, row 1 "
+                f"has {width}; every row needs one value per level"
+            )
+    columns = [np.array([row[i] for row in rows], dtype=object) for i in range(width)]
+    return _levels_from_label_columns(name, columns)
+
+
+def _number_label(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> LevelArrays:
+    """Bins of growing width over the distinct numeric ``values`` (the ground domain)."""
+    x = _as_numbers(values, name, "an intervals hierarchy")
+    integral = bool(np.all(np.mod(x, 1) == 0)) and all(float(w).is_integer() for w in spec.widths)
+    columns = [np.asarray(values, dtype=object)]
+    for w in spec.widths:
+        lo = spec.origin + np.floor((x - spec.origin) / w) * w
+        hi = lo + w
+        if integral:
+            lab = [f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in zip(lo, hi, strict=True)]
+        else:
+            lab = [f"[{_number_label(a)}, {_number_label(b)})" for a, b in zip(lo, hi, strict=True)]
+        columns.append(np.asarray(lab, dtype=object))
+    if spec.top:
+        columns.append(np.full(len(x), TOP, dtype=object))
+    return _levels_from_label_columns(name, columns)
+
+
+def masking_levels(spec: MaskingHierarchy, name: str, values: np.ndarray) -> LevelArrays:
+    """Mask 1, 2, … right-most characters (ZIP 02139 → 0213* → 021** …)."""
+    strings = pd.Series(np.asarray(values, dtype=object)).astype(str)
+    longest = int(strings.str.len().max()) if len(strings) else 1
+    n = spec.levels if spec.levels is not None else longest
+    if n > longest:
+        raise PolicyError(
+            f"masking hierarchy of {name!r} asks for {n} levels but the longest value has only "
+            f"{longest} characters; use levels ≤ {longest}"
+        )
+    columns = [np.asarray(values, dtype=object)]
+    for i in range(1, n + 1):
+        lengths = strings.str.len()
+        keep = (lengths - i).clip(lower=0)
+        masked = [s[:k] + spec.char * (len(s) - k) for s, k in zip(strings, keep, strict=True)]
+        columns.append(np.asarray(masked, dtype=object))
+    return _levels_from_label_columns(name, columns)
+
+
+_DATE_FORMATS = {
+    "month": lambda d: d.dt.strftime("%Y-%m"),
+    "quarter": lambda d: d.dt.year.astype(str) + "-Q" + d.dt.quarter.astype(str),
+    "year": lambda d: d.dt.year.astype(str),
+    "decade": lambda d: (d.dt.year // 10 * 10).astype(str) + "s",
+    "century": lambda d: (d.dt.year // 100 * 100).astype(str) + "s",
+}
+_DATE_RANK = {"month": 0, "quarter": 1, "year": 2, "decade": 3, "century": 4}
+
+
+def date_levels(spec: DatesHierarchy, name: str, values: np.ndarray) -> LevelArrays:
+    """Calendar generalization: day → month → year → decade (whichever levels the spec lists)."""
+    ranks = [_DATE_RANK[lv] for lv in spec.levels]
+    if ranks != sorted(set(ranks)):
+        raise PolicyError(
+            f"dates hierarchy of {name!r}: levels {spec.levels} must go from fine to coarse "
+            "without repeats (month, quarter, year, decade, century)"
+        )
+    raw = pd.Series(np.asarray(values, dtype=object))
+    try:
+        parsed = pd.to_datetime(raw.astype(str), format=spec.format or "ISO8601")
+    except (ValueError, TypeError) as exc:
+        raise DataError(
+            f"column {name!r} has a value that is not a date ({exc}); fix the value or set the "
+            "hierarchy's 'format'"
+        ) from None
+    columns = [np.asarray(values, dtype=object)]
+    for lv in spec.levels:
+        columns.append(np.asarray(_DATE_FORMATS[lv](parsed), dtype=object))
+    if spec.top:
+        columns.append(np.full(len(raw), TOP, dtype=object))
+    return _levels_from_label_columns(name, columns)
+
+
+def _as_numbers(values: np.ndarray, name: str, what: str) -> np.ndarray:
+    num = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce")
+    bad = num.isna().to_numpy()
+    if bad.any():
+        raise DataError(
+            f"column {name!r} has the non-numeric value {values[np.flatnonzero(bad)[0]]!r}, but "
+            f"{what} needs numbers; fix the value or use a table hierarchy"
+        )
+    out = num.to_numpy(dtype=float)
+    if not np.all(np.isfinite(out)):
+        raise DataError(f"column {name!r} has an infinite value; {what} needs finite numbers")
+    return out
+
+
+def as_numbers(values: np.ndarray, name: str, what: str) -> np.ndarray:
+    """Parse ``values`` as finite floats or raise a DataError naming the first bad value."""
+    return _as_numbers(values, name, what)
+
+
+def _natural_key(v: object) -> tuple:
+    parts = re.split(r"(\d+(?:\.\d+)?)", str(v))
+    return tuple(
+        (0, float(p), "") if i % 2 else (1, 0.0, p) for i, p in enumerate(parts) if p != ""
+    )
+
+
+def natural_order(values: np.ndarray) -> np.ndarray:
+    """Positions of ``values`` in their natural order: numeric when all are numbers, else
+    strings compared with their digit runs as numbers ('3K' < '11K')."""
+    num = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce")
+    if len(values) and not num.isna().any():
+        order = np.argsort(num.to_numpy(dtype=float), kind="stable")
+    else:
+        order = np.array(sorted(range(len(values)), key=lambda i: _natural_key(values[i])))
+    rank = np.empty(len(values), dtype=np.int64)
+    rank[order] = np.arange(len(values))
+    return rank

@@ -1,0 +1,72 @@
+"""What a privacy model is to privcheck: a config class and a vectorised formula over classes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from privcheck.classes import ClassTable
+from privcheck.plugins import model_registry
+from privcheck.policy import ModelConfig
+
+
+@dataclass(eq=False)
+class Evaluation:
+    """A model evaluated on every class of a class table.
+
+    ``class_value`` is the per-class statistic (class size, distinct values, EMD …) and
+    ``class_ok`` whether the class satisfies the model. Anonymizers combine ``class_ok`` over
+    models to decide which classes to suppress; checks report the worst value.
+    """
+
+    config: ModelConfig
+    class_ok: np.ndarray
+    class_value: np.ndarray
+    statistic: str = "value"
+    larger_is_safer: bool = True
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.class_ok.all())
+
+    def value(self, keep: np.ndarray | None = None) -> float | None:
+        """The level the (kept) classes achieve: the worst class's statistic."""
+        v = self.class_value if keep is None else self.class_value[keep]
+        if len(v) == 0:
+            return None
+        worst = v.min() if self.larger_is_safer else v.max()
+        return float(worst) if np.isfinite(worst) else None
+
+    def worst_first(self, classes: np.ndarray) -> np.ndarray:
+        """``classes`` ordered from the worst statistic to the best."""
+        v = self.class_value[classes]
+        order = np.argsort(v if self.larger_is_safer else -v, kind="stable")
+        return classes[order]
+
+
+class PrivacyModel:
+    """Base class of checker plugins.
+
+    Subclasses set ``name`` (the policy's ``model:`` value), ``config`` (a ``ModelConfig``
+    subclass with ``model: Literal[name]``) and implement ``evaluate``. ``monotone`` says whether
+    the model has the generalization property (if a node satisfies it, every coarser node does),
+    which pruning searches such as Incognito rely on.
+    """
+
+    name: ClassVar[str]
+    config: ClassVar[type[ModelConfig]]
+    summary: ClassVar[str] = ""
+    monotone: ClassVar[bool] = True
+
+    @classmethod
+    def evaluate(cls, table: ClassTable, config: ModelConfig) -> Evaluation:
+        raise NotImplementedError
+
+
+def evaluate_models(table: ClassTable, configs: Sequence[ModelConfig]) -> list[Evaluation]:
+    """Evaluate every model of a policy on one class table."""
+    registry = model_registry()
+    return [registry[c.model].evaluate(table, c) for c in configs]

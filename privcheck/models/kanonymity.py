@@ -1,0 +1,34 @@
+"""k-anonymity (Samarati & Sweeney): every class has at least k records."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from privcheck.classes import ClassTable
+from privcheck.hookspecs import hookimpl
+from privcheck.models.base import Evaluation, PrivacyModel
+from privcheck.policy import ModelConfig
+
+
+class KAnonymityConfig(ModelConfig):
+    """Every combination of quasi-identifier values is shared by at least k records."""
+
+    model: Literal["k-anonymity"] = "k-anonymity"
+    k: int = Field(..., ge=1, description="Smallest allowed class size")
+
+
+class KAnonymity(PrivacyModel):
+    name = "k-anonymity"
+    config = KAnonymityConfig
+    summary = "every class has at least k records"
+
+    @classmethod
+    def evaluate(cls, table: ClassTable, config: KAnonymityConfig) -> Evaluation:
+        return Evaluation(config, table.sizes >= config.k, table.sizes.astype(float), "class size")
+
+
+@hookimpl
+def privcheck_models() -> list[type[PrivacyModel]]:
+    return [KAnonymity]

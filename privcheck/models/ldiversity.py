@@ -1,0 +1,94 @@
+"""l-diversity (Machanavajjhala et al.): distinct, entropy and recursive (c,l).
+
+All three are formulas over the sparse class × sensitive-value count matrix, in ARX's exact
+forms (no rounding of exp(entropy), counts sorted in descending order for recursive (c,l)).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from pydantic import Field, model_validator
+
+from privcheck.classes import ClassTable, SensitiveCounts
+from privcheck.hookspecs import hookimpl
+from privcheck.models.base import Evaluation, PrivacyModel
+from privcheck.policy import SensitiveModelConfig
+
+#: relative tolerance for the entropy test, so a class exactly at the bound (uniform over l
+#: values) is not failed by floating-point rounding
+_ENTROPY_RTOL = 1e-9
+
+
+class LDiversityConfig(SensitiveModelConfig):
+    """Each class holds at least l "well-represented" values of the sensitive attribute."""
+
+    model: Literal["l-diversity"] = "l-diversity"
+    variant: Literal["distinct", "entropy", "recursive"] = "distinct"
+    l: float = Field(..., ge=1, description="Required diversity")  # noqa: E741
+    c: float | None = Field(None, gt=0, description="Recursive (c,l): r1 < c·(r_l + … + r_m)")
+
+    @model_validator(mode="after")
+    def _variant_params(self) -> LDiversityConfig:
+        if self.variant in ("distinct", "recursive") and not float(self.l).is_integer():
+            raise ValueError(f"l must be a whole number for {self.variant} l-diversity; got {self.l}")
+        if self.variant == "recursive" and self.c is None:
+            raise ValueError("recursive (c,l)-diversity needs the parameter c (> 0)")
+        if self.variant != "recursive" and self.c is not None:
+            raise ValueError(f"c applies to recursive l-diversity only, not to {self.variant}")
+        return self
+
+
+def distinct_counts(s: SensitiveCounts) -> np.ndarray:
+    """Number of distinct sensitive values per class."""
+    return np.diff(s.indptr).astype(float)
+
+
+def sum_f_log_f(s: SensitiveCounts) -> np.ndarray:
+    """Σ f·ln f over each class's sensitive counts."""
+    f = s.counts.astype(float)
+    return np.bincount(s.entry_class(), weights=f * np.log(f), minlength=s.n_classes)
+
+
+def recursive_ratio(
+    s: SensitiveCounts, l: int  # noqa: E741
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """r1 / (r_l + … + r_m) per class, counts sorted descending (inf when the tail is empty)."""
+    cls = s.entry_class()
+    order = np.lexsort((-s.counts, cls))
+    counts, cls = s.counts[order].astype(float), cls[order]
+    rank = np.arange(len(counts)) - s.indptr[cls]
+    r1 = counts[s.indptr[:-1]]
+    tail = np.bincount(cls[rank >= l - 1], weights=counts[rank >= l - 1], minlength=s.n_classes)
+    with np.errstate(divide="ignore"):
+        return np.where(tail > 0, r1 / np.where(tail > 0, tail, 1), np.inf), r1, tail
+
+
+class LDiversity(PrivacyModel):
+    name = "l-diversity"
+    config = LDiversityConfig
+    summary = "each class has l well-represented sensitive values"
+
+    @classmethod
+    def evaluate(cls, table: ClassTable, config: LDiversityConfig) -> Evaluation:
+        s = table.sensitive[config.attribute]
+        n = table.sizes.astype(float)
+        if config.variant == "distinct":
+            distinct = distinct_counts(s)
+            return Evaluation(config, distinct >= config.l, distinct, "distinct values")
+        if config.variant == "entropy":
+            flogf = sum_f_log_f(s)
+            bound = n * (np.log(n) - np.log(config.l))
+            ok = flogf <= bound + _ENTROPY_RTOL * np.maximum(n * np.log(np.maximum(n, 2)), 1)
+            exp_entropy = np.exp(np.log(n) - flogf / n)
+            return Evaluation(config, ok, exp_entropy, "exp(entropy)")
+        ratio, r1, tail = recursive_ratio(s, int(config.l))
+        return Evaluation(
+            config, r1 < config.c * tail, ratio, "r1 / (r_l + … + r_m)", larger_is_safer=False
+        )
+
+
+@hookimpl
+def privcheck_models() -> list[type[PrivacyModel]]:
+    return [LDiversity]

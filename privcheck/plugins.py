@@ -1,0 +1,86 @@
+"""The plugin manager: built-ins plus entry points of group ``privcheck``.
+
+Set ``PRIVCHECK_DISABLE_PLUGIN_AUTOLOAD=1`` to load the built-ins only (tests, reproducible runs).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from functools import cache
+from typing import TYPE_CHECKING
+
+import pluggy
+
+from privcheck import hookspecs
+from privcheck.errors import PolicyError
+
+if TYPE_CHECKING:
+    from privcheck.models.base import PrivacyModel
+
+ENTRY_POINT_GROUP = "privcheck"
+AUTOLOAD_ENV = "PRIVCHECK_DISABLE_PLUGIN_AUTOLOAD"
+
+BUILTIN_PLUGINS: tuple[str, ...] = (
+    "privcheck.models.kanonymity",
+    "privcheck.models.ldiversity",
+    "privcheck.models.tcloseness",
+)
+
+
+@cache
+def get_plugin_manager() -> pluggy.PluginManager:
+    """The process-wide plugin manager (built once; ``reset_plugins()`` rebuilds it)."""
+    pm = pluggy.PluginManager("privcheck")
+    pm.add_hookspecs(hookspecs)
+    for name in BUILTIN_PLUGINS:
+        pm.register(importlib.import_module(name), name)
+    if not os.environ.get(AUTOLOAD_ENV):
+        pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+    pm.check_pending()
+    return pm
+
+
+def reset_plugins() -> None:
+    """Forget the plugin manager and registries (after installing a plugin at run time)."""
+    get_plugin_manager.cache_clear()
+    model_registry.cache_clear()
+
+
+def _collect(results: list[list[type]], what: str) -> dict[str, type]:
+    registry: dict[str, type] = {}
+    for contributed in results:
+        for cls in contributed:
+            if cls.name in registry and registry[cls.name] is not cls:
+                raise PolicyError(f"two plugins provide the {what} {cls.name!r}; block one of them")
+            registry[cls.name] = cls
+    return registry
+
+
+@cache
+def model_registry() -> dict[str, type[PrivacyModel]]:
+    """Model name → model class, over all registered plugins."""
+    return _collect(get_plugin_manager().hook.privcheck_models(), "model")
+
+
+def plugin_rows() -> list[dict[str, str]]:
+    """What ``privcheck plugins`` lists: each plugin, where it comes from, what it contributes."""
+    pm = get_plugin_manager()
+    dist = {id(plugin): f"{d.project_name} {d.version}" for plugin, d in pm.list_plugin_distinfo()}
+    rows = []
+    for name, plugin in pm.list_name_plugin():
+        if plugin is None or name.startswith("privcheck.hookspecs"):
+            continue
+        contributed = []
+        for caller in pm.get_hookcallers(plugin) or []:
+            for impl in caller.get_hookimpls():
+                if impl.plugin is plugin:
+                    contributed += [cls.name for cls in impl.function() or []]
+        rows.append(
+            {
+                "name": name,
+                "source": "built-in" if name in BUILTIN_PLUGINS else dist.get(id(plugin), "?"),
+                "provides": ", ".join(contributed),
+            }
+        )
+    return rows

@@ -1,0 +1,313 @@
+"""The policy: what each column is, how it may be generalized, and which privacy models must hold.
+
+A policy is plain data (YAML or JSON) validated by Pydantic. Model entries are validated by
+looking their name up in the plugin registry, so a model contributed by a third-party plugin is
+accepted (and documented in the JSON Schema) exactly like a built-in one.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, ClassVar, Literal
+
+import yaml
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SerializeAsAny,
+    ValidationError,
+    create_model,
+    field_validator,
+    model_validator,
+)
+
+from privcheck.errors import PolicyError
+
+
+class Role(StrEnum):
+    """What a column is to an intruder."""
+
+    identifier = "identifier"
+    quasi_identifier = "quasi_identifier"
+    sensitive = "sensitive"
+    insensitive = "insensitive"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- hierarchies
+
+
+class TableHierarchy(_Strict):
+    """ARX-style value table: one row per ground value, column i = its value at level i."""
+
+    type: Literal["table"] = "table"
+    path: str | None = Field(
+        None, description="CSV file (ARX format); relative paths resolve against the policy file"
+    )
+    rows: list[list[str]] | None = Field(None, description="The table inline instead of a file")
+    sep: str = Field(";", description="Field separator of the CSV file")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> TableHierarchy:
+        if (self.path is None) == (self.rows is None):
+            raise ValueError("a table hierarchy needs exactly one of 'path' or 'rows'")
+        return self
+
+
+class IntervalsHierarchy(_Strict):
+    """Numeric bins: level i groups values into intervals of width ``widths[i-1]``.
+
+    Each width must be a multiple of the one below so that every level is a coarsening of the
+    previous one (the hierarchy is a tree). A final ``*`` level is added when ``top`` is true.
+    """
+
+    type: Literal["intervals"] = "intervals"
+    widths: list[float] = Field(..., min_length=1, description="Bin width per level, e.g. [5, 10]")
+    origin: float = Field(0.0, description="Bins are [origin + i·w, origin + (i+1)·w)")
+    top: bool = Field(True, description="Add a last level where every value becomes '*'")
+
+    @field_validator("widths")
+    @classmethod
+    def _nested(cls, widths: list[float]) -> list[float]:
+        for w in widths:
+            if w <= 0:
+                raise ValueError(f"interval widths must be positive; got {w}")
+        for lo, hi in zip(widths, widths[1:], strict=False):
+            ratio = hi / lo
+            if abs(ratio - round(ratio)) > 1e-9 or round(ratio) < 1:
+                raise ValueError(
+                    f"interval width {hi} is not a multiple of {lo}: the levels would not form "
+                    "a tree; use widths that divide each other, e.g. [5, 10, 20]"
+                )
+        return widths
+
+
+class MaskingHierarchy(_Strict):
+    """Replace the right-most characters: level i masks i characters (02139 → 0213* → 021**)."""
+
+    type: Literal["masking"] = "masking"
+    levels: int | None = Field(
+        None, ge=1, description="How many characters the top level masks (default: all)"
+    )
+    char: str = Field("*", min_length=1, max_length=1)
+
+
+class DatesHierarchy(_Strict):
+    """Calendar generalization of dates: day → month → year → decade (levels to use, in order)."""
+
+    type: Literal["dates"] = "dates"
+    levels: list[Literal["week", "month", "quarter", "year", "decade", "century"]] = Field(
+        default_factory=lambda: ["month", "year", "decade"]
+    )
+    format: str | None = Field(None, description="strptime format of the data (default: ISO)")
+    top: bool = Field(True, description="Add a last level where every value becomes '*'")
+
+
+Hierarchy = Annotated[
+    TableHierarchy | IntervalsHierarchy | MaskingHierarchy | DatesHierarchy,
+    Field(discriminator="type"),
+]
+
+
+class Attribute(_Strict):
+    """One column of the data and its role."""
+
+    role: Role
+    hierarchy: Hierarchy | None = None
+    order: list[str] | None = Field(
+        None,
+        description="Order of the values for ordered t-closeness (default: numeric if the values "
+        "are numbers, else natural sort order)",
+    )
+
+
+# --------------------------------------------------------------------------- models
+
+
+class ModelConfig(_Strict):
+    """Base of every privacy-model entry; plugins subclass it with ``model: Literal[name]``."""
+
+    model: str
+
+    #: Whether the model needs a sensitive attribute (``attribute``) to be evaluated.
+    needs_sensitive: ClassVar[bool] = False
+
+    def params(self) -> dict[str, Any]:
+        """The parameters as published in a report (everything but the model name)."""
+        return self.model_dump(exclude={"model"}, exclude_none=True, mode="json")
+
+
+class SensitiveModelConfig(ModelConfig):
+    """A model that protects one sensitive attribute."""
+
+    needs_sensitive: ClassVar[bool] = True
+    attribute: str | None = Field(
+        None, description="The sensitive column protected (may be omitted if there is only one)"
+    )
+
+
+def _validate_model_entries(value: Any) -> Any:
+    """Validate each model entry against the config class its plugin registered."""
+    if not isinstance(value, list):
+        return value
+    from privcheck.plugins import model_registry
+
+    registry = model_registry()
+    out = []
+    for i, entry in enumerate(value):
+        if isinstance(entry, ModelConfig):
+            out.append(entry)
+            continue
+        if not isinstance(entry, dict) or "model" not in entry:
+            raise ValueError(f"models[{i}] must be a mapping with a 'model' key; got {entry!r}")
+        name = entry["model"]
+        cls = registry.get(name)
+        if cls is None:
+            known = ", ".join(sorted(registry))
+            raise ValueError(
+                f"unknown model {name!r} in models[{i}]; known models: {known} "
+                "(install the plugin that provides it)"
+            )
+        try:
+            out.append(cls.config.model_validate(entry))
+        except ValidationError as exc:
+            raise ValueError(_first_error(exc, prefix=f"models[{i}] ({name})")) from None
+    return out
+
+
+# --------------------------------------------------------------------------- policy
+
+
+class Policy(_Strict):
+    """What must hold before a table is released."""
+
+    attributes: dict[str, Attribute]
+    models: Annotated[
+        list[SerializeAsAny[ModelConfig]], BeforeValidator(_validate_model_entries)
+    ] = Field(default_factory=list)
+    suppression_limit: float = Field(
+        0.0, ge=0.0, le=1.0, description="Fraction of records an anonymizer may suppress"
+    )
+    missing: Literal["error", "own_class"] = Field(
+        "error",
+        description="Missing values in quasi-identifiers / sensitive attributes: an input error, "
+        "or a class of their own",
+    )
+
+    #: Directory relative hierarchy paths are resolved against (set when loaded from a file).
+    _base_dir: Path | None = PrivateAttr(None)
+
+    @property
+    def base_dir(self) -> Path | None:
+        return self._base_dir
+
+    @model_validator(mode="after")
+    def _cross_checks(self) -> Policy:
+        sensitive = self.sensitive_attributes
+        resolved = []
+        for i, m in enumerate(self.models):
+            if isinstance(m, SensitiveModelConfig):
+                if m.attribute is None:
+                    if len(sensitive) != 1:
+                        raise ValueError(
+                            f"models[{i}] ({m.model}) must name its 'attribute': the policy has "
+                            f"{len(sensitive)} sensitive attributes ({', '.join(sensitive)})"
+                        )
+                    m = m.model_copy(update={"attribute": sensitive[0]})
+                elif m.attribute not in sensitive:
+                    raise ValueError(
+                        f"models[{i}] ({m.model}) protects {m.attribute!r}, which is not a "
+                        f"sensitive attribute of the policy (sensitive: {', '.join(sensitive)})"
+                    )
+            resolved.append(m)
+        self.models = resolved
+        return self
+
+    @property
+    def quasi_identifiers(self) -> list[str]:
+        return [n for n, a in self.attributes.items() if a.role is Role.quasi_identifier]
+
+    @property
+    def sensitive_attributes(self) -> list[str]:
+        return [n for n, a in self.attributes.items() if a.role is Role.sensitive]
+
+    @property
+    def identifiers(self) -> list[str]:
+        return [n for n, a in self.attributes.items() if a.role is Role.identifier]
+
+    def model_entries(self, name: str) -> list[ModelConfig]:
+        return [m for m in self.models if m.model == name]
+
+
+def _first_error(exc: ValidationError, prefix: str = "policy") -> str:
+    err = exc.errors()[0]
+    loc = ".".join(str(p) for p in err["loc"] if not str(p).startswith("function-"))
+    msg = err["msg"].removeprefix("Value error, ")
+    where = f"{prefix}.{loc}" if loc else prefix
+    extra = f" ({len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
+    return f"{where}: {msg}{extra}"
+
+
+def parse_policy(data: Any, base_dir: Path | None = None) -> Policy:
+    """Validate a policy given as a dict (or return a Policy unchanged)."""
+    if isinstance(data, Policy):
+        return data
+    if not isinstance(data, dict):
+        raise PolicyError(f"a policy must be a mapping of settings; got {type(data).__name__}")
+    try:
+        policy = Policy.model_validate(data)
+    except ValidationError as exc:
+        raise PolicyError(f"invalid policy: {_first_error(exc)}") from None
+    policy._base_dir = base_dir
+    return policy
+
+
+def load_policy(source: Policy | dict | str | Path) -> Policy:
+    """Load a policy from a Policy, a dict, or a YAML/JSON file path."""
+    if isinstance(source, Policy | dict):
+        return parse_policy(source)
+    path = Path(source)
+    if not path.is_file():
+        raise PolicyError(f"policy file not found: {path}")
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        first = str(exc).splitlines()[0]
+        raise PolicyError(f"policy file {path} is not valid YAML/JSON: {first}") from None
+    return parse_policy(data, base_dir=path.parent.resolve())
+
+
+def policy_json_schema() -> dict[str, Any]:
+    """JSON Schema of the policy with every registered model (built-in and plugin) spelled out."""
+    from privcheck.plugins import model_registry
+
+    configs = tuple(cls.config for cls in model_registry().values())
+    entry = Annotated[
+        (configs[0] if len(configs) == 1 else _union(configs)), Field(discriminator="model")
+    ]
+    schema_model = create_model(
+        "Policy",
+        __base__=Policy,
+        __doc__=Policy.__doc__,
+        models=(list[entry], Field(default_factory=list)),  # type: ignore[valid-type]
+    )
+    schema = schema_model.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "privcheck policy"
+    return schema
+
+
+def _union(types: tuple[type, ...]) -> Any:
+    from functools import reduce
+    from operator import or_
+
+    return reduce(or_, types)
