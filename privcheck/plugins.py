@@ -54,7 +54,7 @@ def _collect(results: list[list[type]], what: str) -> dict[str, type]:
             if cls.name in registry and registry[cls.name] is not cls:
                 raise PolicyError(f"two plugins provide the {what} {cls.name!r}; block one of them")
             registry[cls.name] = cls
-    return registry
+    return dict(sorted(registry.items()))
 
 
 @cache
