@@ -275,7 +275,7 @@ def _check_cells(col: pd.Series, name: str) -> None:
     blank = col.isna().to_numpy()
     if col.dtype == object or pd.api.types.is_string_dtype(col.dtype):
         text = col.map(lambda x: isinstance(x, str) and not x.strip(), na_action="ignore")
-        blank |= text.fillna(False).to_numpy(dtype=bool)
+        blank = blank | text.fillna(False).to_numpy(dtype=bool)
     if blank.any():
         rows = np.flatnonzero(blank)
         raise DataError(
