@@ -151,12 +151,24 @@ def write_graph(
         {
             fmt.source: [u for u, _, _ in rows],
             fmt.target: [v for _, v, _ in rows],
-            **{c: [attrs.get(c) for _, _, attrs in rows] for c in cols},
+            **{c: _attribute_column([attrs.get(c) for _, _, attrs in rows]) for c in cols},
         }
     )
     if fmt.kind == "csv":
         return _atomic(path, lambda tmp: table.to_csv(tmp, index=False))
     return _atomic(path, lambda tmp: table.to_parquet(tmp, index=False))
+
+
+def _attribute_column(values: list[Any]) -> pd.Series:
+    """An edge-attribute column; integer and boolean ones stay so despite gaps (nullable)."""
+    present = [x for x in values if x is not None]
+    if present and all(isinstance(x, bool | np.bool_) for x in present):
+        return pd.Series(values, dtype="boolean")
+    if present and all(
+        isinstance(x, int | np.integer) and not isinstance(x, bool) for x in present
+    ):
+        return pd.Series(values, dtype="Int64")
+    return pd.Series(values, dtype=object).infer_objects()
 
 
 def _atomic(path: Path, write: Any) -> Path:
@@ -186,7 +198,10 @@ def _kind_of(path: Path) -> Kind:
 def _read_table(path: Path, kind: Kind, node_cols: tuple[str, str]) -> pd.DataFrame:
     try:
         if kind == "csv":
-            return pd.read_csv(path, dtype={c: str for c in node_cols})
+            # nullable dtypes: an integer attribute column with gaps stays integral
+            return pd.read_csv(
+                path, dtype={c: str for c in node_cols}, dtype_backend="numpy_nullable"
+            )
         return pd.read_parquet(path)
     except (ValueError, OSError) as exc:
         raise DataError(f"cannot read {kind} edge list {str(path)!r}: {exc}") from exc
@@ -239,7 +254,11 @@ def _from_table(
             + "; ".join(problems)
             + " (rows count from 0 after the header). Fix the file, or read it with "
             "normalise=True to drop them (the report counts what was dropped)"
-            + ("" if directed else ", or directed=True if reversed rows are reciprocal edges")
+            + (
+                ", or directed=True if reversed rows are reciprocal edges"
+                if duplicates.any() and not directed
+                else ""
+            )
         )
     keep = ~(loops | repeated)
     attrs = [c for c in table.columns if c not in (source, target)]

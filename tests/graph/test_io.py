@@ -112,7 +112,9 @@ def test_networkx_input_is_copied():
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet", ".graphml"])
 def test_round_trip_same_format(tmp_path, suffix):
-    frame = pd.DataFrame({"from": ["a", "b", "c"], "to": ["b", "c", "a"], "w": [1.0, 2.0, 3.0]})
+    frame = pd.DataFrame(
+        {"from": ["a", "b", "c"], "to": ["b", "c", "a"], "w": [1.0, 2.0, 3.0], "n": [1, 2, 3]}
+    )
     g0 = read_graph(frame, source="from", target="to").graph
     src = tmp_path / f"in{suffix}"
     fmt = EdgeListFormat(suffix.lstrip(".") if suffix != ".graphml" else "graphml", "from", "to")
@@ -124,8 +126,10 @@ def test_round_trip_same_format(tmp_path, suffix):
     again = read_graph(out, source="from", target="to").graph
     assert {frozenset(e) for e in again.edges()} == {frozenset(e) for e in g.edges()}
     assert again.edges["a", "b"]["w"] == 1.0 and "w" not in again.edges["a", "d"]
+    # types survive the gap the added edge leaves: ints stay ints, floats stay floats
+    assert type(again.edges["a", "b"]["n"]) is int and type(again.edges["a", "b"]["w"]) is float
     if suffix == ".csv":
-        assert out.read_text().splitlines()[0] == "from,to,w"
+        assert out.read_text().splitlines()[0] == "from,to,n,w"  # input column order
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"in{suffix}", f"out{suffix}"])
 
 
