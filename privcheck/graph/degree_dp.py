@@ -13,7 +13,8 @@ can always be split into two groups of at least k without raising the cost, so t
 
 Vectorisation: DA(i) only reads DA(t) with t ≤ i − k, so the k values DA(b), …, DA(b + k − 1) of
 a block depend only on earlier blocks. The DP runs one numpy step per block of k positions, a
-(k × k) candidate matrix each: n / k Python iterations, O(n·k) arithmetic in total.
+(k × k) candidate matrix each (split into row chunks when k is large, to bound memory):
+about n / k Python iterations, O(n·k) arithmetic in total.
 """
 
 from __future__ import annotations
@@ -71,19 +72,21 @@ def anonymize_degree_sequence(
     best[0] = 0
     cut = np.zeros(n + 1, np.int64)  # start position of the last group of the first i
     offsets = np.arange(k)  # t = i - k - j for j in 0..k-1
+    rows_per_step = max(1, (1 << 20) // k)  # bound the (rows × k) matrix when k is large
     for lo in range(k, n + 1, k):
-        i = np.arange(lo, min(lo + k, n + 1))[:, None]
-        t = i - k - offsets[None, :]
-        # a group has k..2k-1 members, except that one group may hold all of the first i
-        valid = t >= 0
-        t_safe = np.where(valid, t, 0)
-        total = np.where(
-            valid, best[t_safe] + cost(t_safe, np.broadcast_to(i, t.shape)), unreachable
-        )
-        pick = np.argmin(total, axis=1)
-        rows = np.arange(i.shape[0])
-        best[i[:, 0]] = total[rows, pick]
-        cut[i[:, 0]] = t[rows, pick]
+        for first in range(lo, min(lo + k, n + 1), rows_per_step):
+            i = np.arange(first, min(first + rows_per_step, lo + k, n + 1))[:, None]
+            t = i - k - offsets[None, :]
+            # a group has k..2k-1 members, except that one group may hold all of the first i
+            valid = t >= 0
+            t_safe = np.where(valid, t, 0)
+            total = np.where(
+                valid, best[t_safe] + cost(t_safe, np.broadcast_to(i, t.shape)), unreachable
+            )
+            pick = np.argmin(total, axis=1)
+            rows = np.arange(i.shape[0])
+            best[i[:, 0]] = total[rows, pick]
+            cut[i[:, 0]] = t[rows, pick]
     # walk the cuts back from n: one step per group
     target_sorted = np.empty(n, np.int64)
     i = n

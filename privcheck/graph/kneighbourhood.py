@@ -118,8 +118,7 @@ def check_k_neighbourhood(
         sub = graph.subgraph(graph[u])
         return {"neighbourhood_nodes": int(degrees[first[c]]), "neighbourhood_edges": sub.size()}
 
-    params_k = k
-    result = build_result(MODEL, params_k, classes, nodes, describe, max_violators=max_violators)
+    result = build_result(MODEL, k, classes, nodes, describe, max_violators=max_violators)
     if label is not None:
         result.params["label"] = label
     return result
