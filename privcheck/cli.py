@@ -63,8 +63,12 @@ def render(report, fmt: Format) -> str:
 
 @app.command()
 def check(
-    data: Annotated[Path, typer.Argument(help="CSV/TSV/Parquet file to check")],
-    policy: Annotated[Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")],
+    data: Annotated[
+        Path | None, typer.Argument(help="CSV/TSV/Parquet file to check (or use --graph)")
+    ] = None,
+    policy: Annotated[
+        Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
+    ] = ...,  # type: ignore[assignment]
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format")] = Format.text,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the report here")
@@ -72,11 +76,22 @@ def check(
     max_violators: Annotated[
         int, typer.Option(min=0, help="How many violating classes to list per model")
     ] = 20,
+    graph: Annotated[
+        Path | None,
+        typer.Option("--graph", help="Check a graph instead: edge list (source,target) or GraphML"),
+    ] = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
-    from privcheck.checker import check as run_check
+    if (data is None) == (graph is None):
+        raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
+    if graph is not None:
+        from privcheck.graph.checking import check_graph
 
-    report = run_check(data, policy, max_violators=max_violators)
+        report = check_graph(graph, policy, max_violators=max_violators)
+    else:
+        from privcheck.checker import check as run_check
+
+        report = run_check(data, policy, max_violators=max_violators)
     emit(render(report, fmt), output)
     raise typer.Exit(0 if report.passed else 1)
 

@@ -25,6 +25,7 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "privcheck.models.kanonymity",
     "privcheck.models.ldiversity",
     "privcheck.models.tcloseness",
+    "privcheck.graph.models",
 )
 
 

@@ -17,7 +17,9 @@ class ViolatingClass(BaseModel):
     values: dict[str, str] = Field(description="Quasi-identifier values of the class")
     size: int
     statistic: float | None = Field(None, description="The model's per-class statistic")
-    records: list[int] = Field(description="Row numbers (0-based, input order), possibly capped")
+    records: list[int | str] = Field(
+        description="Row numbers (0-based, input order), or node ids for graphs; possibly capped"
+    )
 
 
 class ModelResult(BaseModel):
@@ -38,10 +40,11 @@ class ModelResult(BaseModel):
 class Report(BaseModel):
     """The verdict of a check."""
 
-    kind: Literal["check"] = "check"
+    kind: Literal["check", "graph-check"] = "check"
     passed: bool
-    n_records: int
-    n_classes: int
+    n_records: int = Field(description="Records (rows), or nodes of a graph")
+    n_classes: int = Field(description="Equivalence classes (of the first model, for graphs)")
+    n_edges: int | None = Field(None, description="Edges, for a graph check")
     quasi_identifiers: list[str]
     models: list[ModelResult]
     source: str | None = None
@@ -71,10 +74,16 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
     console = Console(file=buf, width=width, color_system=None, force_terminal=False)
     verdict = "PASSED" if report.passed else "FAILED"
     src = f" {report.source}:" if report.source else ""
-    console.print(
-        f"privcheck check{src} {verdict} — {report.n_records} records, {report.n_classes} "
-        f"classes over {', '.join(report.quasi_identifiers) or 'no quasi-identifiers'}"
-    )
+    if report.kind == "graph-check":
+        console.print(
+            f"privcheck check --graph{src} {verdict} — {report.n_records} nodes, "
+            f"{report.n_edges} edges"
+        )
+    else:
+        console.print(
+            f"privcheck check{src} {verdict} — {report.n_records} records, {report.n_classes} "
+            f"classes over {', '.join(report.quasi_identifiers) or 'no quasi-identifiers'}"
+        )
     table = Table(show_edge=False)
     for col in ("model", "parameters", "result", "achieved", "violating classes", "records"):
         table.add_column(col, justify="right" if col in ("achieved", "records") else "left")
@@ -93,7 +102,7 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
         vt.add_column("values")
         vt.add_column("size", justify="right")
         vt.add_column(m.statistic, justify="right")
-        vt.add_column("records (row numbers)")
+        vt.add_column("nodes" if report.kind == "graph-check" else "records (row numbers)")
         for v in m.violators[:max_rows]:
             recs = ", ".join(map(str, v.records[:6])) + (" …" if v.size > 6 else "")
             vt.add_row(_params(v.values), str(v.size), _fmt(v.statistic), recs)

@@ -93,12 +93,15 @@ def edge_triangle_counts(adjacency: sp.csr_array) -> sp.csr_array:
     return support
 
 
-def validate_k(k: object, n: int, what: str = "nodes") -> int:
-    """Check that k is an integer in [2, n] and return it; PolicyError otherwise."""
+def validate_k(k: object, n: int, what: str = "nodes", *, at_most_n: bool = True) -> int:
+    """Check that k is an integer in [2, n] and return it; PolicyError otherwise.
+
+    A check passes ``at_most_n=False``: a graph too small for k is a failed check, not bad input.
+    """
     if isinstance(k, bool) or not isinstance(k, int | np.integer):
         raise PolicyError(f"k must be an integer; got k={k!r}")
     if n < 2:
         raise DataError(f"graph has {n} {what}; k-anonymity needs at least 2")
-    if not 2 <= int(k) <= n:
+    if int(k) < 2 or (at_most_n and int(k) > n):
         raise PolicyError(f"k must be between 2 and the number of {what} ({n}); got k={k}")
     return int(k)

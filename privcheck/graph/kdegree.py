@@ -32,7 +32,7 @@ def check_k_degree(
     first.
     """
     require_simple_graph(graph)
-    k = validate_k(k, graph.number_of_nodes())
+    k = validate_k(k, graph.number_of_nodes(), at_most_n=False)
     degrees = degree_array(graph)
     # class id = degree value itself: bincount sizes are the class sizes, absent degrees are 0
     return build_result(

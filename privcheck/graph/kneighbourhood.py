@@ -106,7 +106,7 @@ def check_k_neighbourhood(
     smallest isomorphism class), the classes smaller than k with their nodes; each violator's
     `values` give the neighbourhood's node and edge counts.
     """
-    k = validate_k(k, graph.number_of_nodes())
+    k = validate_k(k, graph.number_of_nodes(), at_most_n=False)
     classes = neighbourhood_classes(graph, label)
     degrees = np.fromiter((d for _, d in graph.degree()), np.int64, count=len(graph))
     nodes = list(graph)
