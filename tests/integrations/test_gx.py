@@ -273,7 +273,7 @@ BAD = [
                 "models": [{"model": "k-anonymity", "k": -1}],
             }
         },
-        "k",
+        "policy",
     ),
 ]
 
@@ -287,6 +287,8 @@ def test_bad_parameters_are_gx_configuration_errors_naming_the_parameter(cls, kw
     message = str(info.value)
     # pydantic names a field on its own line; our root validator starts the line with "param:"
     assert re.search(rf"(^|\n)\s*{param}(:|\n|$)", message), message
+    if param == "policy" and "models" in kwargs["policy"]:
+        assert "(k-anonymity).k" in message  # the policy's own location of the problem
 
 
 def test_data_docs_render_the_expectations(tmp_path, adult):

@@ -32,13 +32,13 @@ from privcheck_gx.expectations import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "SuiteIncompleteError",
     "EXPECTATIONS",
     "ExpectTableToBeKAnonymous",
     "ExpectTableToBeLDiverse",
     "ExpectTableToBeTClose",
     "ExpectTableToSatisfyPrivacyPolicy",
     "PrivacyExpectation",
+    "SuiteIncompleteError",
     "get_suite",
 ]
 
@@ -54,8 +54,8 @@ def _stored_expectation_types(context: Any, name: str) -> list[str] | None:
         return None
     try:
         key = store.get_key(name=name, id=None)
-        raw = store._store_backend.get(key.to_tuple())  # noqa: SLF001 - raw text, by design
-    except Exception:  # noqa: BLE001 - stores differ; unknown means "cannot tell"
+        raw = store._store_backend.get(key.to_tuple())
+    except Exception:
         return None
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8")

@@ -22,8 +22,8 @@ from great_expectations.render.renderer_configuration import (
     RendererValueType,
 )
 
+import privcheck_gx.metrics  # noqa: F401  (defining the metric classes registers them)
 from privcheck.errors import PrivcheckError
-from privcheck_gx import metrics  # noqa: F401  (registers the metrics)
 from privcheck_gx import params as P
 
 _OPS = {">=": "≥", "<=": "≤", "<": "<"}
@@ -180,8 +180,10 @@ class ExpectTableToBeKAnonymous(PrivacyExpectation):
     @classmethod
     def _sentence(cls, kwargs: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return (
-            "Every combination of the quasi-identifiers $qis must be shared by at least $k "
-            "records (k-anonymity).",
+            (
+                "Every combination of the quasi-identifiers $qis must be shared by at least $k "
+                "records (k-anonymity)."
+            ),
             {"qis": _qi_text(kwargs), "k": kwargs.get("k")},
         )
 
@@ -243,8 +245,10 @@ class ExpectTableToBeLDiverse(PrivacyExpectation):
                 params,
             )
         return (
-            "Every class over $qis must hold at least $l well-represented values of $attribute "
-            "($variant l-diversity).",
+            (
+                "Every class over $qis must hold at least $l well-represented values of "
+                "$attribute ($variant l-diversity)."
+            ),
             params,
         )
 
@@ -296,8 +300,10 @@ class ExpectTableToBeTClose(PrivacyExpectation):
     @classmethod
     def _sentence(cls, kwargs: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return (
-            "In every class over $qis the distribution of $attribute must be within earth "
-            "mover's distance $t of the whole table's ($distance distance).",
+            (
+                "In every class over $qis the distribution of $attribute must be within earth "
+                "mover's distance $t of the whole table's ($distance distance)."
+            ),
             {
                 "qis": _qi_text(kwargs),
                 "attribute": kwargs.get("attribute"),

@@ -68,6 +68,12 @@ def l_diversity_policy(
     variant: str = "distinct",
     c: float | None = None,
 ) -> Policy:
+    if variant == "recursive" and c is None:
+        raise PolicyError("c: recursive (c,l)-diversity needs the parameter c (> 0)")
+    if variant != "recursive" and c is not None:
+        raise PolicyError(f"c: applies to recursive l-diversity only, not to {variant}")
+    if variant in ("distinct", "recursive") and not float(l).is_integer():
+        raise PolicyError(f"l: must be a whole number for {variant} l-diversity; got {l}")
     entry = {"model": "l-diversity", "attribute": attribute, "l": l, "variant": variant}
     if c is not None:
         entry["c"] = c
@@ -110,10 +116,13 @@ def t_closeness_policy(
 
 def policy_param(policy: str | dict[str, Any]) -> Policy:
     """The ``policy`` parameter: a policy file path, or the policy as a mapping."""
-    if isinstance(policy, str | Path):
-        return load_policy(policy)
-    if isinstance(policy, dict):
-        return parse_policy(policy)
+    try:
+        if isinstance(policy, str | Path):
+            return load_policy(policy)
+        if isinstance(policy, dict):
+            return parse_policy(policy)
+    except PolicyError as exc:
+        raise PolicyError(f"policy: {exc}") from None
     raise PolicyError(f"policy: give a policy file path or a mapping; got {type(policy).__name__}")
 
 
