@@ -218,10 +218,23 @@ def remediate(
     policy = load_policy(policy)
     anonymize = _anonymizer()
     release = _release_of(anonymize(dataset, policy, algorithm=algorithm, **options))
-    verdict = evaluate(
-        release, policy, name=name or _dataset_name(dataset, None), policy_version=policy_version
-    )
-    return release, verdict
+    report = check(release, release_policy(policy), details=False)
+    name = name or _dataset_name(dataset, None)
+    return release, verdict_from_report(report, policy, name, policy_version)
+
+
+def release_policy(policy: Policy) -> Policy:
+    """The policy a *release* is checked under: quasi-identifiers grouped as released.
+
+    A released table holds generalized labels ("30-39", "*"), not the hierarchies' ground values,
+    so its quasi-identifiers are grouped as they stand; sensitive attributes keep their
+    hierarchies (hierarchical t-closeness needs them) because anonymizers do not rewrite them.
+    """
+    data = policy.model_dump(mode="json", exclude_none=True)
+    for attr in data["attributes"].values():
+        if attr["role"] == Role.quasi_identifier.value:
+            attr.pop("hierarchy", None)
+    return parse_policy(data, base_dir=policy.base_dir)
 
 
 # --------------------------------------------------------------------------- tags → policy
