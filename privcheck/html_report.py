@@ -60,6 +60,7 @@ section h2{font-size:1.08rem;margin:0 0 8px;display:flex;align-items:center;gap:
 table{border-collapse:collapse;font-size:.88rem;margin:6px 0}
 th,td{border-bottom:1px solid var(--line);padding:5px 10px;text-align:left;vertical-align:top}
 th{background:var(--bg);font-weight:600}
+td:first-child a{white-space:nowrap}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.fail td.result{color:var(--bad);font-weight:700}
 tr.pass td.result{color:var(--ok);font-weight:700}

@@ -28,11 +28,15 @@ def verdict():
 def is_subset(small, big) -> bool:
     """Every key/value of ``small`` is in ``big`` (the SDK may add defaults)."""
     if isinstance(small, dict):
-        return isinstance(big, dict) and all(k in big and is_subset(v, big[k])
-                                             for k, v in small.items())
+        return isinstance(big, dict) and all(
+            k in big and is_subset(v, big[k]) for k, v in small.items()
+        )
     if isinstance(small, list):
-        return isinstance(big, list) and len(small) == len(big) and all(
-            is_subset(a, b) for a, b in zip(small, big, strict=True))
+        return (
+            isinstance(big, list)
+            and len(small) == len(big)
+            and all(is_subset(a, b) for a, b in zip(small, big, strict=True))
+        )
     return small == big
 
 
@@ -64,7 +68,8 @@ def test_datahub_payloads_load_into_the_sdk(verdict):
 def test_datahub_assertion_urn_is_stable_per_model(verdict):
     again = evaluate(ADULT / "adult.csv", ADULT / "policy.yaml")
     assert [datahub_assertion_urn(DATASET, m) for m in verdict.models] == [
-        datahub_assertion_urn(DATASET, m) for m in again.models]
+        datahub_assertion_urn(DATASET, m) for m in again.models
+    ]
     assert len({datahub_assertion_urn(DATASET, m) for m in verdict.models}) == 3
 
 

@@ -17,8 +17,10 @@ POLICY = {
         "age": {"role": "quasi_identifier"},
         "disease": {"role": "sensitive"},
     },
-    "models": [{"model": "k-anonymity", "k": 3},
-               {"model": "l-diversity", "variant": "distinct", "l": 3}],
+    "models": [
+        {"model": "k-anonymity", "k": 3},
+        {"model": "l-diversity", "variant": "distinct", "l": 3},
+    ],
 }
 
 
@@ -79,22 +81,27 @@ def test_violating_file_blocks_with_a_readable_line(cli, repo):
     assert res.returncode == 1
     lines = res.stdout.strip().splitlines()
     assert lines[0].startswith("releases/good.csv: passed")
-    assert lines[1].startswith("releases/bad.csv: FAILED (policies/release.yaml): k-anonymity "
-                               "(k=3) VIOLATED: class size 1 (required ≥ 3), 2 classes / 3 records")
+    assert lines[1].startswith(
+        "releases/bad.csv: FAILED (policies/release.yaml): k-anonymity "
+        "(k=3) VIOLATED: class size 1 (required ≥ 3), 2 classes / 3 records"
+    )
 
 
 def test_no_files_checks_everything_the_config_matches(cli, repo):
     res = cli("hook", cwd=repo)
     assert res.returncode == 1
     assert sorted(line.split(":")[0] for line in res.stdout.splitlines()) == [
-        "releases/bad.csv", "releases/good.csv"]
+        "releases/bad.csv",
+        "releases/good.csv",
+    ]
 
 
 def test_github_annotations(cli, repo):
     res = cli("hook", "--format", "github", "releases/bad.csv", cwd=repo)
     assert res.returncode == 1
     assert res.stdout.startswith(
-        "::error file=releases/bad.csv,title=privcheck%3A k-anonymity violated::k-anonymity (k=3)")
+        "::error file=releases/bad.csv,title=privcheck%3A k-anonymity violated::k-anonymity (k=3)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -23,18 +23,26 @@ PRE_COMMIT = shutil.which("pre-commit")
 pytestmark = pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed")
 
 POLICY = {
-    "attributes": {"zip": {"role": "quasi_identifier"}, "age": {"role": "quasi_identifier"},
-                   "disease": {"role": "sensitive"}},
-    "models": [{"model": "k-anonymity", "k": 3},
-               {"model": "l-diversity", "variant": "distinct", "l": 3}],
+    "attributes": {
+        "zip": {"role": "quasi_identifier"},
+        "age": {"role": "quasi_identifier"},
+        "disease": {"role": "sensitive"},
+    },
+    "models": [
+        {"model": "k-anonymity", "k": 3},
+        {"model": "l-diversity", "variant": "distinct", "l": 3},
+    ],
 }
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.invalid",
+}
 
 
 def run(*args, cwd: Path, env: dict, check: bool = True) -> subprocess.CompletedProcess:
-    res = subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True,
-                         timeout=600)
+    res = subprocess.run(list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
     if check and res.returncode != 0:
         raise AssertionError(f"{args} failed:\n{res.stdout}\n{res.stderr}")
     return res
@@ -42,10 +50,15 @@ def run(*args, cwd: Path, env: dict, check: bool = True) -> subprocess.Completed
 
 def snapshot(dest: Path, env: dict) -> str:
     """Copy what the package needs (tracked and new files) into a fresh repo; commit it."""
-    listed = run("git", "ls-files", "--cached", "--others", "--exclude-standard", cwd=ROOT,
-                 env=env).stdout.splitlines()
-    keep = [p for p in listed if p in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
-            or p.startswith("privcheck/")]
+    listed = run(
+        "git", "ls-files", "--cached", "--others", "--exclude-standard", cwd=ROOT, env=env
+    ).stdout.splitlines()
+    keep = [
+        p
+        for p in listed
+        if p in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml")
+        or p.startswith("privcheck/")
+    ]
     for rel in keep:
         if (ROOT / rel).is_file():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -57,8 +70,12 @@ def snapshot(dest: Path, env: dict) -> str:
 
 
 def test_precommit_blocks_violating_csv_and_passes_compliant(tmp_path):
-    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": str(tmp_path / "cache"),
-           "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env = {
+        **os.environ,
+        **GIT_ENV,
+        "PRE_COMMIT_HOME": str(tmp_path / "cache"),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+    }
     env.pop("PYTHONPATH", None)
     hook_repo, repo = tmp_path / "hook-repo", tmp_path / "repo"
     hook_repo.mkdir()
@@ -67,10 +84,14 @@ def test_precommit_blocks_violating_csv_and_passes_compliant(tmp_path):
 
     run("git", "init", "-q", cwd=repo, env=env)
     (repo / "policy.yaml").write_text(yaml.safe_dump(POLICY))
-    (repo / "privcheck.toml").write_text('[[check]]\nfiles = ["releases/*.csv"]\n'
-                                         'policy = "policy.yaml"\n')
-    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{
-        "repo": str(hook_repo), "rev": rev, "hooks": [{"id": "privcheck-check"}]}]}))
+    (repo / "privcheck.toml").write_text(
+        '[[check]]\nfiles = ["releases/*.csv"]\npolicy = "policy.yaml"\n'
+    )
+    (repo / ".pre-commit-config.yaml").write_text(
+        yaml.safe_dump(
+            {"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": [{"id": "privcheck-check"}]}]}
+        )
+    )
     (repo / "releases").mkdir()
     shutil.copy(EXAMPLES / "three_diverse.csv", repo / "releases" / "good.csv")
     bad = (EXAMPLES / "three_diverse.csv").read_text().replace("476**,2*,3K", "47677,2*,3K", 1)
@@ -81,12 +102,13 @@ def test_precommit_blocks_violating_csv_and_passes_compliant(tmp_path):
     assert good.returncode == 0, good.stdout + good.stderr
     assert "privcheck (privacy models)" in good.stdout and "Passed" in good.stdout
 
-    blocked = run(PRE_COMMIT, "run", "--files", "releases/bad.csv", cwd=repo, env=env,
-                  check=False)
+    blocked = run(PRE_COMMIT, "run", "--files", "releases/bad.csv", cwd=repo, env=env, check=False)
     assert blocked.returncode == 1, blocked.stdout + blocked.stderr
     assert "Failed" in blocked.stdout
-    assert ("releases/bad.csv: FAILED (policy.yaml): k-anonymity (k=3) VIOLATED: class size 1"
-            in blocked.stdout)
+    assert (
+        "releases/bad.csv: FAILED (policy.yaml): k-anonymity (k=3) VIOLATED: class size 1"
+        in blocked.stdout
+    )
 
     # as a git hook: the commit with the violating file is refused, the compliant one is made
     run(PRE_COMMIT, "install", cwd=repo, env=env)
@@ -97,4 +119,5 @@ def test_precommit_blocks_violating_csv_and_passes_compliant(tmp_path):
     run("git", "rm", "-q", "--cached", "releases/bad.csv", cwd=repo, env=env)
     run("git", "commit", "-q", "-m", "release", cwd=repo, env=env)
     assert run("git", "ls-files", "releases", cwd=repo, env=env).stdout.split() == [
-        "releases/good.csv"]
+        "releases/good.csv"
+    ]
