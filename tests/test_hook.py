@@ -52,6 +52,21 @@ def cli(cli):
 
 
 @pytest.fixture
+def hook(monkeypatch):
+    """``privcheck hook`` in-process (the CLI path is covered by the subprocess tests)."""
+    from privcheck.hook import run_hook
+
+    def run(*args: str, cwd: Path):
+        monkeypatch.chdir(cwd)
+        lines: list[str] = []
+        files = [Path(a) for a in args if not a.startswith("-")]
+        code = run_hook(files, github="--format" in args, echo=lines.append)
+        return code, "\n".join(lines) + "\n"
+
+    return run
+
+
+@pytest.fixture
 def repo(tmp_path) -> Path:
     (tmp_path / "policies").mkdir()
     (tmp_path / "policies" / "release.yaml").write_text(yaml.safe_dump(POLICY))
@@ -87,19 +102,19 @@ def test_violating_file_blocks_with_a_readable_line(cli, repo):
     )
 
 
-def test_no_files_checks_everything_the_config_matches(cli, repo):
-    res = cli("hook", cwd=repo)
-    assert res.returncode == 1
-    assert sorted(line.split(":")[0] for line in res.stdout.splitlines()) == [
+def test_no_files_checks_everything_the_config_matches(hook, repo):
+    code, out = hook(cwd=repo)
+    assert code == 1
+    assert sorted(line.split(":")[0] for line in out.splitlines()) == [
         "releases/bad.csv",
         "releases/good.csv",
     ]
 
 
-def test_github_annotations(cli, repo):
-    res = cli("hook", "--format", "github", "releases/bad.csv", cwd=repo)
-    assert res.returncode == 1
-    assert res.stdout.startswith(
+def test_github_annotations(hook, repo):
+    code, out = hook("--format", "releases/bad.csv", cwd=repo)
+    assert code == 1
+    assert out.startswith(
         "::error file=releases/bad.csv,title=privcheck%3A k-anonymity violated::k-anonymity (k=3)"
     )
 
@@ -113,27 +128,27 @@ def test_github_annotations(cli, repo):
         ("check = [\n", "cannot read"),
     ],
 )
-def test_bad_config_exits_2(cli, repo, config, needle):
+def test_bad_config_exits_2(hook, repo, config, needle):
     if config is None:
         (repo / "privcheck.toml").unlink()
     else:
         (repo / "privcheck.toml").write_text(config)
-    res = cli("hook", "releases/good.csv", cwd=repo)
-    assert res.returncode == 2 and needle in res.stdout, res.stdout
+    code, out = hook("releases/good.csv", cwd=repo)
+    assert code == 2 and needle in out, out
 
 
-def test_unreadable_data_exits_2(cli, repo):
+def test_unreadable_data_exits_2(hook, repo):
     (repo / "releases" / "broken.csv").write_text("zip,age\n1,2\n")  # no disease column
-    res = cli("hook", "releases/broken.csv", cwd=repo)
-    assert res.returncode == 2
-    assert "releases/broken.csv: ERROR" in res.stdout and "'disease'" in res.stdout
+    code, out = hook("releases/broken.csv", cwd=repo)
+    assert code == 2
+    assert "releases/broken.csv: ERROR" in out and "'disease'" in out
 
 
-def test_pyproject_tool_section(cli, repo):
+def test_pyproject_tool_section(hook, repo):
     text = (repo / "privcheck.toml").read_text().replace("[[check]]", "[[tool.privcheck.check]]")
     (repo / "privcheck.toml").unlink()
     (repo / "pyproject.toml").write_text(text)
-    assert cli("hook", "releases/bad.csv", cwd=repo).returncode == 1
+    assert hook("releases/bad.csv", cwd=repo)[0] == 1
 
 
 def test_check_format_github(cli, tmp_path):

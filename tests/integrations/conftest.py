@@ -14,3 +14,7 @@ if str(GX_PLUGIN) not in sys.path:
     sys.path.insert(0, str(GX_PLUGIN))
 # GX: no usage statistics, no network.
 os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: takes more than a minute (deselect: -m 'not slow')")

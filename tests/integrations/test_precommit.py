@@ -20,7 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "data" / "examples"
 PRE_COMMIT = shutil.which("pre-commit")
 
-pytestmark = pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed")
+pytestmark = [
+    pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed"),
+    pytest.mark.slow,  # one virtualenv with numpy/pandas/pyarrow/scipy: 1–2 minutes here
+]
 
 POLICY = {
     "attributes": {
