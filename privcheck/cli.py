@@ -1,12 +1,14 @@
-"""The ``privcheck`` command: check, schema, plugins, demo.
+"""The ``privcheck`` command: check, hook, schema, plugins, demo.
 
 Exit codes: 0 every model holds, 1 some model is violated, 2 bad input (one line on stderr naming
-the problem; never a traceback).
+the problem; never a traceback). Global options: ``--verbose`` logs what was computed (timings,
+classes) on stderr; ``--quiet`` silences progress bars and notes.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from enum import StrEnum
 from importlib import resources
@@ -30,9 +32,45 @@ class Format(StrEnum):
     text = "text"
     json = "json"
     html = "html"
+    github = "github"
 
 
 DEFAULT_SCHEMA = Path("schemas/policy.schema.json")
+DEFAULT_VERDICT_SCHEMA = Path("schemas/verdict.schema.json")
+
+
+def configure_logging(verbose: bool) -> None:
+    """``--verbose``: INFO records of the ``privcheck`` loggers on stderr, one line each."""
+    logger = logging.getLogger("privcheck")
+    for handler in list(logger.handlers):
+        if getattr(handler, "_privcheck_cli", False):
+            logger.removeHandler(handler)
+    if not verbose:
+        logger.setLevel(logging.WARNING)
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("privcheck: %(message)s"))
+    handler._privcheck_cli = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+@app.callback()
+def global_options(
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Log what is computed (timings, classes)")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bars or notes on stderr")
+    ] = False,
+) -> None:
+    """Privacy-model compliance checker and anonymizer."""
+    from privcheck import progress
+
+    if verbose and quiet:
+        raise typer.BadParameter("--verbose and --quiet exclude each other")
+    progress.configure(quiet=quiet)
+    configure_logging(verbose)
 
 
 def demo_dir() -> Path:
@@ -48,16 +86,23 @@ def emit(text: str, output: Path | None) -> None:
         from privcheck.io import write_text_atomic
 
         write_text_atomic(output, text)
-        typer.echo(f"wrote {output}", err=True)
+        from privcheck.progress import is_quiet
+
+        if not is_quiet():
+            typer.echo(f"wrote {output}", err=True)
 
 
-def render(report, fmt: Format) -> str:
+def render(report, fmt: Format, source: str | None = None) -> str:
     from privcheck.report import render_html, render_text
 
     if fmt is Format.json:
         return report.to_json() + "\n"
     if fmt is Format.html:
         return render_html(report)
+    if fmt is Format.github:
+        from privcheck.hook import github_annotations
+
+        return github_annotations(report, source)
     return render_text(report)
 
 
@@ -88,24 +133,65 @@ def check(
         from privcheck.graph.checking import check_graph
 
         report = check_graph(graph, policy, max_violators=max_violators)
+        source = str(graph)
     else:
         from privcheck.checker import check as run_check
 
         report = run_check(data, policy, max_violators=max_violators)
-    emit(render(report, fmt), output)
+        source = str(data)
+    emit(render(report, fmt, source), output)
     raise typer.Exit(0 if report.passed else 1)
+
+
+@app.command()
+def hook(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Data files to check (default: every file the config matches)"),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", "-c", help="Config mapping globs to policies (privcheck.toml)"),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="text, or github for Actions annotations")
+    ] = "text",
+) -> None:
+    """Check data files against the policies privcheck.toml assigns them (pre-commit, CI)."""
+    from privcheck.hook import run_hook
+
+    if fmt not in ("text", "github"):
+        raise typer.BadParameter(f"--format must be text or github; got {fmt!r}")
+    code = run_hook(list(files or []), config, github=fmt == "github", echo=typer.echo)
+    raise typer.Exit(code)
 
 
 @app.command()
 def schema(
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="Where to write the schema ('-' for stdout)")
-    ] = DEFAULT_SCHEMA,
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Where to write the schema ('-' for stdout; default "
+            "schemas/policy.schema.json, or schemas/verdict.schema.json with --verdict)",
+        ),
+    ] = None,
+    verdict: Annotated[
+        bool, typer.Option("--verdict", help="The catalog Verdict's schema instead")
+    ] = False,
 ) -> None:
-    """Write the policy's JSON Schema (every registered model included)."""
-    from privcheck.policy import policy_json_schema
+    """Write the policy's JSON Schema (every registered model included), or the Verdict's."""
+    if verdict:
+        from privcheck.api import verdict_json_schema
 
-    text = json.dumps(policy_json_schema(), indent=2, ensure_ascii=False) + "\n"
+        data, default = verdict_json_schema(), DEFAULT_VERDICT_SCHEMA
+    else:
+        from privcheck.policy import policy_json_schema
+
+        data, default = policy_json_schema(), DEFAULT_SCHEMA
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    output = default if output is None else output
     emit(text, None if str(output) == "-" else output)
 
 
