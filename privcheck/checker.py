@@ -119,7 +119,7 @@ def check(
     big = len(frame) >= PROGRESS_MIN_RECORDS
     with progress(3, "checking", enabled=None if big else False) as bar:
         t = time.perf_counter()
-        encoded = encode(frame, policy)
+        encoded = encode(frame, policy, as_released=True)
         log.info(
             "encoded %d records, quasi-identifiers %s, sensitive %s in %.3f s",
             encoded.n_records, encoded.qi_names, list(encoded.sensitive), _since(t),
