@@ -125,7 +125,7 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
 
 
 def check_k(k: object, n: int, *, name: str = "k") -> int:
-    """k must be an integer with 2 ≤ k ≤ n (a group needs two records and cannot exceed the file)."""
+    """k must be an integer with 2 ≤ k ≤ n: a group needs two records and fits in the file."""
     if isinstance(k, bool) or not isinstance(k, int | np.integer):
         raise PolicyError(f"{name} must be an integer; got {k!r}")
     if not 2 <= int(k) <= n:
