@@ -303,7 +303,7 @@ def _microaggregate(
     if aggregate not in ("mean", "median"):
         raise PolicyError(f"aggregate must be 'mean' or 'median'; got {aggregate!r}")
     if attribute_groups is not None and columns is None:
-        columns = [c for g in attribute_groups for c in g]
+        columns = list(dict.fromkeys(c for g in attribute_groups for c in g))
     table = numeric_table(data, columns)
     k = check_k(k, table.n)
     if block_size is not None:
