@@ -24,13 +24,14 @@ it keeps s out of r's group.
 Speed (the rounds are sequential, so the work is in each round's passes over the records):
 one round costs three matrix-vector products over the remaining rows (distances to the
 centroid, to r and to s through ‖x‖² − 2x·y + ‖y‖² with precomputed norms), a few vector
-passes and no n×n matrix (memory O(n·d)). The remaining rows are kept as a compact C-contiguous
-copy; removed rows are masked with ±inf in the norm vectors and squeezed out when they exceed a
-quarter of the copy. The centroid is a running sum, recomputed exactly at each compaction.
-The k nearest are found among the rows below a threshold taken from a strided sample, so the
-O(n) selection runs on a few hundred values. The norm formula rounds differently from
-Σ(x − y)²; whenever two candidates are closer than a bound on that rounding error, they are
-re-ranked with Σ(x − y)², so the groups are those of the direct computation.
+passes and no n×n matrix (memory O(n·d)). The products run on one BLAS thread (see `run`).
+The remaining rows are kept as a compact C-contiguous copy; removed rows are masked with ±inf
+in the norm vectors and squeezed out when they exceed a quarter of the copy. The centroid is a
+running sum, recomputed exactly at each compaction. The k nearest are found among the rows below
+a threshold taken from a strided sample, so the O(n) selection runs on a few hundred values.
+The norm formula rounds differently from Σ(x − y)²; whenever two candidates are closer than a
+bound on that rounding error, they are re-ranked with Σ(x − y)², so the groups are those of the
+direct computation.
 
 The partitioned variant (for millions of records, in the spirit of data-oriented fast
 microaggregation, Solé, Muntés-Mulero & Nin 2012) halves the file recursively at the median of
@@ -45,8 +46,9 @@ from collections.abc import Hashable, Sequence
 from typing import Literal
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
-from privcheck.errors import PolicyError
+from privcheck.errors import DataError, PolicyError
 from privcheck.masking._table import Data, NumericTable, check_k, numeric_table, standardize
 from privcheck.masking.result import MaskingResult
 from privcheck.metrics.information_loss import information_loss
@@ -54,8 +56,11 @@ from privcheck.metrics.information_loss import information_loss
 Aggregate = Literal["mean", "median"]
 
 _EPS = float(np.finfo(np.float64).eps)
+_EPS32 = float(np.finfo(np.float32).eps)
 _SAMPLE_STRIDE = 32  # 1 row in 32 sets the threshold for the k-nearest search
 _SMALL = 4096  # below this many rows, select the k nearest directly
+_REF_TOP = 1024  # about this many rows are kept sorted by distance to the reference centroid
+_REF_CANDIDATES = 64  # more candidates than this: refresh the reference centroid
 
 
 class _Mdav:
@@ -70,9 +75,14 @@ class _Mdav:
         self.max_sq = float(self.sq.max()) if n else 0.0
         # Rounding-error bound of ‖x‖² − 2x·y (+‖y‖²) relative to ‖x‖² + ‖y‖², with margin.
         self.tol_factor = 16.0 * (d + 2) * _EPS
+        # r's and s's distances come from a float32 copy (half the memory traffic of the two
+        # passes that dominate); their bound uses float32's epsilon (inputs rounded too).
+        self.x32 = self.x.astype(np.float32)
+        self.tol_factor32 = 16.0 * (d + 2) * _EPS32
         self.labels = np.full(n, -1, dtype=np.int64)
         self.compact_fraction = compact_fraction
         self._buf_t = np.empty(n)
+        self._buf_t32 = np.empty(n, dtype=np.float32)
         self._buf_d = np.empty(n)
         self._reset_views()
         self.next_label = 0
@@ -87,34 +97,96 @@ class _Mdav:
         self.remaining = size
         self.dead = 0
         self.t = self._buf_t[:size]
+        self.t32 = self._buf_t32[:size]
         self.dist = self._buf_d[:size]
+        self.ref_centre: np.ndarray | None = None  # positions changed: no valid reference
 
     def _tol(self, point_sq: float) -> float:
         return self.tol_factor * (self.max_sq + point_sq)
+
+    def _tol32(self, point_sq: float) -> float:
+        return self.tol_factor32 * (self.max_sq + point_sq)
 
     def _exact(self, rows: np.ndarray, point: np.ndarray) -> np.ndarray:
         diff = self.x[rows] - point
         return (diff * diff).sum(axis=1)
 
     def _farthest(self, point: np.ndarray, dots: np.ndarray | None = None) -> int:
-        """Row farthest from ``point`` among the alive rows (lowest row on ties)."""
+        """Row farthest from ``point`` among the alive rows (lowest row on ties).
+
+        ``dots`` are float32 products x·point from `_group_around` when given.
+        """
         if dots is None:
             dots = np.dot(self.x, point, out=self.t)
+            tol = self._tol(float(point @ point))
+        else:
+            tol = self._tol32(float(point @ point))
         f = self.dist
         np.multiply(dots, -2.0, out=f)
         f += self.far
         best = int(np.argmax(f))
-        floor = f[best] - self._tol(float(point @ point))
+        floor = f[best] - tol
         if np.count_nonzero(f >= floor) > 1:
             cand = np.flatnonzero(f >= floor)
             best = int(cand[np.argmax(self._exact(cand, point))])
         return best
 
+    def _refresh_reference(self, centre: np.ndarray) -> None:
+        """Distances of the outermost rows to ``centre``, kept for the following rounds.
+
+        Stores ~_REF_TOP alive rows with the largest distance to the centre (descending, ties by
+        row) and a floor: every other alive row is at most that far (as computed).
+        """
+        d2 = self.dist
+        np.multiply(np.dot(self.x, centre, out=self.t), -2.0, out=d2)
+        d2 += self.far  # removed rows: -inf
+        d2 += float(centre @ centre)
+        size = d2.shape[0]
+        if self.remaining > 4 * _REF_TOP and size > _SMALL:
+            sample = np.sort(d2[::_SAMPLE_STRIDE])
+            floor = sample[max(0, sample.shape[0] - _REF_TOP // _SAMPLE_STRIDE)]
+        else:
+            floor = -np.inf
+        top = np.flatnonzero(d2 >= floor) if np.isfinite(floor) else np.flatnonzero(self.alive)
+        dist = np.sqrt(np.maximum(d2[top], 0.0))
+        order = np.lexsort((top, -dist))
+        self.ref_top, self.ref_dist = top[order], dist[order]
+        self.ref_floor = float(np.sqrt(max(floor, 0.0))) if np.isfinite(floor) else -np.inf
+        self.ref_centre = centre.copy()
+        # bound on the error of a computed distance (|√a − √b| ≤ √|a − b|), twice, plus slack
+        self.ref_margin = 2.0 * np.sqrt(self._tol(float(centre @ centre)))
+
+    def _farthest_from_centre(self, centre: np.ndarray) -> int:
+        """Row farthest from the centroid, without a pass over all rows in most rounds.
+
+        With d0 = distances to a reference centroid c0 and δ = ‖c − c0‖, the triangle
+        inequality gives |‖x − c‖ − d0(x)| ≤ δ, so only rows with d0 ≥ max d0 − 2δ (minus the
+        rounding margin) can be the farthest; those few are ranked with Σ(x − c)², ties by
+        row. The reference is refreshed (one pass) when that set gets large or runs out.
+        """
+        for attempt in range(3):
+            if self.ref_centre is None or attempt:
+                self._refresh_reference(centre)
+            delta = float(np.sqrt(((centre - self.ref_centre) ** 2).sum()))
+            keep = self.alive[self.ref_top]
+            rows, dist = self.ref_top[keep], self.ref_dist[keep]
+            if rows.shape[0] == 0:
+                continue
+            threshold = dist[0] - 2.0 * delta - self.ref_margin - 1e-12 * dist[0]
+            if self.ref_floor >= threshold:
+                continue  # rows outside the kept list could be the farthest
+            cand = rows[dist >= threshold]
+            if cand.shape[0] > _REF_CANDIDATES and attempt == 0:
+                continue
+            exact = self._exact(cand, centre)
+            return int(cand[exact == exact.max()].min())
+        return self._farthest(centre)
+
     def _group_around(self, r: int) -> tuple[np.ndarray, np.ndarray]:
         """r and its k−1 nearest alive rows; also returns x·x_r for every row (reused for s)."""
         k = self.k
         point = self.x[r]
-        dots = np.dot(self.x, point, out=self.t)
+        dots = np.dot(self.x32, self.x32[r], out=self.t32)
         dn = self.dist
         np.multiply(dots, -2.0, out=dn)
         dn += self.near
@@ -133,7 +205,7 @@ class _Mdav:
         order = np.argpartition(vals, (k - 1, k)) if cand.shape[0] > k else np.argsort(vals)
         kth = vals[order[k - 1]]
         nxt = vals[order[k]] if cand.shape[0] > k else np.inf
-        tol = self._tol(float(self.sq[r]))
+        tol = self._tol32(float(self.sq[r]))
         if nxt - kth > tol:
             return cand[order[:k]], dots
         # Near-tie at the boundary: re-rank everything that could be in the group exactly.
@@ -157,14 +229,22 @@ class _Mdav:
             return
         keep = self.alive
         self.x = np.ascontiguousarray(self.x[keep])
+        self.x32 = np.ascontiguousarray(self.x32[keep])
         self.idx = self.idx[keep]
         self.sq = self.sq[keep]
         self._reset_views()
 
     def run(self) -> np.ndarray:
+        # One BLAS thread: the products are memory-bound matrix-vector products, where a
+        # second thread gains little and, on a busy machine, OpenBLAS's thread hand-offs made
+        # 100 k × 10 run 30× slower (measured). Parallelism belongs one level up (per block).
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._run()
+
+    def _run(self) -> np.ndarray:
         k = self.k
         while self.remaining >= 3 * k:
-            r = self._farthest(self.total / self.remaining)
+            r = self._farthest_from_centre(self.total / self.remaining)
             group, dots_r = self._group_around(r)
             self._remove(group)
             s = self._farthest(self.x[r], dots=dots_r)
@@ -186,11 +266,18 @@ def mdav_groups(z: np.ndarray, k: int) -> np.ndarray:
     ``z`` is used as given (standardise first, e.g. with z-scores); requires 2 ≤ k ≤ n and
     finite values. Every group has between k and 2k−1 rows.
     """
-    z = np.asarray(z, dtype=np.float64)
-    if z.ndim != 2:
-        raise PolicyError(f"mdav_groups needs a 2-D matrix; got {z.ndim} dimensions")
+    z = _checked_matrix(z)
     k = check_k(k, z.shape[0])
     return _Mdav(z, k).run()
+
+
+def _checked_matrix(z: np.ndarray) -> np.ndarray:
+    z = np.asarray(z, dtype=np.float64)
+    if z.ndim != 2:
+        raise DataError(f"MDAV needs a 2-D matrix (records × attributes); got {z.ndim}-D")
+    if not np.isfinite(z).all():
+        raise DataError("the matrix has missing or infinite values; MDAV needs finite numbers")
+    return z
 
 
 def _first_axis(z: np.ndarray) -> np.ndarray:
@@ -227,7 +314,7 @@ def partition_blocks(z: np.ndarray, block_size: int) -> list[np.ndarray]:
 
 def mdav_partitioned_groups(z: np.ndarray, k: int, block_size: int = 20_000) -> np.ndarray:
     """Labels of MDAV run separately on each block of `partition_blocks` (labels are global)."""
-    z = np.asarray(z, dtype=np.float64)
+    z = _checked_matrix(z)
     k = check_k(k, z.shape[0])
     block_size = _check_block_size(block_size, k)
     labels = np.empty(z.shape[0], dtype=np.int64)

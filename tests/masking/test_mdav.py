@@ -253,3 +253,10 @@ def test_data_errors(census):
 def test_partition_block_size_must_hold_two_groups(census):
     with pytest.raises(PolicyError, match="at least 2k = 10"):
         mdav_partitioned(census, 5, block_size=9)
+
+
+def test_low_level_matrix_checks():
+    with pytest.raises(DataError, match="missing or infinite"):
+        mdav_groups(np.array([[0.0], [np.nan], [1.0], [2.0]]), 2)
+    with pytest.raises(DataError, match="2-D"):
+        mdav_partitioned_groups(np.zeros(5), 2)
