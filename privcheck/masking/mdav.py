@@ -22,15 +22,19 @@ farthest from r" unless every remaining record is equidistant from r (a degenera
 it keeps s out of r's group.
 
 Speed (the rounds are sequential, so the work is in each round's passes over the records):
-one round costs three matrix-vector products over the remaining rows (distances to the
-centroid, to r and to s through ‖x‖² − 2x·y + ‖y‖² with precomputed norms), a few vector
-passes and no n×n matrix (memory O(n·d)). The products run on one BLAS thread (see `run`).
-The remaining rows are kept as a compact C-contiguous copy; removed rows are masked with ±inf
-in the norm vectors and squeezed out when they exceed a quarter of the copy. The centroid is a
-running sum, recomputed exactly at each compaction. The k nearest are found among the rows below
-a threshold taken from a strided sample, so the O(n) selection runs on a few hundred values.
-The norm formula rounds differently from Σ(x − y)²; whenever two candidates are closer than a
-bound on that rounding error, they are re-ranked with Σ(x − y)², so the groups are those of the
+distances come from ‖x‖² − 2x·y + ‖y‖² with precomputed norms, as matrix-vector products over
+the remaining rows; there is no n×n matrix (memory O(n·d)). A round makes two such passes, for r
+(its k−1 nearest and the farthest record s) and for s (its k−1 nearest), on a float32 copy of the
+rows, which halves their memory traffic. The farthest record from the centroid needs no pass in
+most rounds: distances to a reference centroid c0 are kept for the outermost rows, and by the
+triangle inequality only rows within 2‖c − c0‖ of the largest can be the farthest; the reference
+is refreshed (one pass) when that set grows. Products run on one BLAS thread (see `run`).
+Removed rows are masked with ±inf in the norm vectors and squeezed out when they exceed a
+quarter of the copy; the centroid is a running sum, recomputed exactly at each compaction. The
+k nearest are selected among the rows below a threshold taken from a strided sample, so the
+O(n) selection runs on a few hundred values. The fast formula rounds differently from
+Σ(x − y)² (float32 even more); whenever candidates are closer than a bound on that rounding
+error, they are re-ranked with Σ(x − y)² in float64, so the groups are the same as those of the
 direct computation.
 
 The partitioned variant (for millions of records, in the spirit of data-oriented fast

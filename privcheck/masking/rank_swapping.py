@@ -26,19 +26,24 @@ Nin et al.'s p; the law is in ``params`` so an attack can use it.)
 Implementation. The visit is sequential by nature (whether rank i is still free depends on all
 earlier choices), but nothing about it needs a loop over records: each rank gets a fixed stream of
 L = 16 proposals up front and takes the first one still free at its turn (rejection sampling gives
-exactly the law above); in the rare case that all 16 are taken, it draws from the exact law over
-the free ranks with one more uniform. Given these random numbers the outcome is a deterministic
-function of the earlier decisions, so a chunk of ranks is resolved by fixed-point iteration
+exactly the law above); in the rare case that all 16 are taken, it draws from the law over the
+free ranks with one more uniform (over the next w ranks for plain; for the variants over the next
+61 buckets or mean + 40 sd first, where the rest of the law is below double precision, and
+only if nothing there is free over the rest of the file). Given these random numbers the outcome
+is a deterministic function of the earlier decisions, so a chunk of ranks is resolved by
+fixed-point iteration
 (every rank's decision recomputed from the others' current decisions, vectorised, until nothing
 changes): after t rounds the first t decisions of any dependency chain are final, and chains are
-short, so a chunk settles in a few dozen rounds. The result is identical to the sequential visit
+short when w is not tiny, so a chunk settles in a few dozen rounds (1 M records: a few seconds
+per attribute). With a swap range of a few ranks the chains get long and the resolution nearly
+sequential (200 k records with w = 3: ~10 s). The result is identical to the sequential visit
 with the same random numbers (tested against a plain loop).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Literal
 
 import numpy as np
@@ -53,6 +58,7 @@ Variant = Literal["plain", "buckets", "distribution"]
 SeedLike = int | np.random.Generator | None
 
 PROPOSALS = 16
+_FIRST = 3  # proposals tested for every rank in each round of the resolution
 _BIG = np.iinfo(np.int64).max
 _METHOD = {
     "plain": "rank-swapping",
@@ -80,22 +86,26 @@ def swap_window(p: object, n: int) -> int:
 
 
 class _Law:
-    """Proposal stream and exact fallback law of one variant (ranks 0 … n−1, window w)."""
+    """Proposal stream and exact fallback law of one variant (ranks 0 … n−1, swap range w).
+
+    ``window`` is how many ranks above i the fallback examines first; ``extends`` says whether
+    the law reaches beyond that window (then, if nothing there is free, the rest of the file is
+    examined: see `_fallback`).
+    """
+
+    extends = False
 
     def __init__(self, n: int, w: int) -> None:
         self.n, self.w = n, w
+        self.window = w
 
     def propose(self, ranks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """(len(ranks) × PROPOSALS) partner proposals; −1 marks a draw that is never eligible."""
         raise NotImplementedError
 
-    def support(self, i: int) -> tuple[int, int]:
-        """Half-open rank range that can hold i's partner."""
-        return i + 1, self.n
-
-    def weights(self, i: int, ranks: np.ndarray) -> np.ndarray | None:
-        """Unnormalised probabilities of the eligible ``ranks`` (None: uniform)."""
-        return None
+    def weights(self, i: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """Unnormalised probabilities of partner ``ranks`` (m × W) for ranks ``i`` (m,)."""
+        return np.ones(ranks.shape)
 
 
 class _Plain(_Law):
@@ -106,14 +116,15 @@ class _Plain(_Law):
         out[width == 0] = -1
         return out
 
-    def support(self, i: int) -> tuple[int, int]:
-        return i + 1, min(self.n, i + 1 + self.w)
-
 
 class _Buckets(_Law):
+    extends = True
+
     def __init__(self, n: int, w: int) -> None:
         super().__init__(n, w)
         self.n_buckets = -(-n // w)
+        # 61 buckets: beyond them Pr[s | r] < 2^-61, below what a double-precision draw resolves
+        self.window = 61 * w
 
     def _bucket_probs(self, r: int) -> np.ndarray:
         t = np.arange(self.n_buckets - r)
@@ -135,15 +146,25 @@ class _Buckets(_Law):
         out[hi <= lo] = -1
         return out
 
-    def weights(self, i: int, ranks: np.ndarray) -> np.ndarray:
-        r = i // self.w
+    def weights(self, i: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        r = (i // self.w)[:, None]
         s = ranks // self.w
-        start = np.where(s == r, i + 1, s * self.w)
+        start = np.where(s == r, i[:, None] + 1, s * self.w)
         size = np.minimum((s + 1) * self.w, self.n) - start  # ranks the proposal draws from
-        return self._bucket_probs(r)[s - r] / size
+        spread = self.n_buckets - r
+        # Pr[s | r] = 2^-(s−r+1) / (1 − 2^-spread)
+        prob = np.exp2(-(s - r + 1.0)) / (1.0 - np.exp2(-spread.astype(np.float64)))
+        return prob / np.maximum(size, 1)
 
 
 class _Distribution(_Law):
+    extends = True
+
+    def __init__(self, n: int, w: int) -> None:
+        super().__init__(n, w)
+        # mean + 40 sd: the normal tail beyond is below 1e-300 of the total
+        self.window = math.ceil(0.5 * w + 40 * 0.5 * w) + 1
+
     def propose(self, ranks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         half = 0.5 * self.w
         rho = rng.normal(half, half, size=(ranks.shape[0], PROPOSALS))
@@ -151,9 +172,9 @@ class _Distribution(_Law):
         out[(out <= ranks[:, None]) | (out >= self.n)] = -1
         return out
 
-    def weights(self, i: int, ranks: np.ndarray) -> np.ndarray:
+    def weights(self, i: np.ndarray, ranks: np.ndarray) -> np.ndarray:
         half = 0.5 * self.w
-        d = (ranks - i).astype(np.float64)
+        d = (ranks - i[:, None]).astype(np.float64)
         # Pr[⌊ρ + ½⌉ = d] = Pr[d − ½ ≤ ρ < d + ½], from the upper tail to keep precision.
         return ndtr(-(d - 0.5 - half) / half) - ndtr(-(d + 0.5 - half) / half)
 
@@ -161,18 +182,44 @@ class _Distribution(_Law):
 _LAWS: dict[str, type[_Law]] = {"plain": _Plain, "buckets": _Buckets, "distribution": _Distribution}
 
 
-def _pick(law: _Law, i: int, free: np.ndarray, u: float) -> int:
-    """Exact draw among the free ranks from the law (the fallback after PROPOSALS misses)."""
-    if free.shape[0] == 0:
+def _draw_rows(weights: np.ndarray, ranks: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Per row, the rank drawn with probability ∝ weight by inverse CDF at u (−1: none)."""
+    cdf = np.cumsum(weights, axis=1)
+    total = cdf[:, -1]
+    idx = (cdf <= (u * total)[:, None]).sum(axis=1)
+    last = weights.shape[1] - 1 - np.argmax(weights[:, ::-1] > 0, axis=1)
+    idx = np.minimum(idx, last)  # guards u·total rounding up to the total
+    out = ranks[np.arange(ranks.shape[0]), idx]
+    return np.where(total > 0, out, -1)
+
+
+def _fallback(law: _Law, i: int, is_free: Callable[[np.ndarray], np.ndarray], u: float) -> int:
+    """Exact draw from the law among the free ranks above i (after PROPOSALS misses).
+
+    First the free ranks among the next ``law.window``; if none is free and the law reaches
+    further, the rest of the file (the nearest free rank when every weight there underflows).
+    """
+    stop = min(law.n, i + 1 + law.window)
+    ranks = np.arange(i + 1, stop)
+    at = np.array([i])
+    if ranks.shape[0]:
+        weights = law.weights(at, ranks[None, :]) * is_free(ranks)[None, :]
+        choice = int(_draw_rows(weights, ranks[None, :], np.array([u]))[0])
+        if choice >= 0:
+            return choice
+    if not law.extends or stop >= law.n:
         return -1
-    w = law.weights(i, free)
-    if w is None:
-        return int(free[min(int(u * free.shape[0]), free.shape[0] - 1)])
-    total = float(w.sum())
-    if not total > 0:  # every free rank is beyond the law's numerical reach: take the nearest
-        return int(free[0])
-    cdf = np.cumsum(w) / total
-    return int(free[min(int(np.searchsorted(cdf, u, side="right")), free.shape[0] - 1)])
+    ranks = np.arange(stop, law.n)
+    free = is_free(ranks)
+    if not free.any():
+        return -1
+    weights = law.weights(at, ranks[None, :]) * free[None, :]
+    if not weights.sum() > 0:
+        return int(ranks[free][0])
+    return int(_draw_rows(weights, ranks[None, :], np.array([u]))[0])
+
+
+_FALLBACK_CELLS = 1 << 20  # vectorise the fallbacks of a round up to this many (rank, candidate)
 
 
 def swap_partners(
@@ -193,6 +240,7 @@ def swap_partners(
     taken = np.zeros(n, dtype=bool)  # swapped by a decision of an earlier chunk
     partner = np.full(n, -1, dtype=np.int64)
     first_taker = np.full(n, _BIG, dtype=np.int64)  # scratch, reset after every round
+    offsets = np.arange(1, law.window + 1)
     for lo in range(0, n, chunk):
         hi = min(n, lo + chunk)
         ranks = np.arange(lo, hi)
@@ -209,15 +257,20 @@ def swap_partners(
             np.minimum.at(first_taker, choice[chosen], ranks[chosen])
             # rank i is still free at its turn iff no earlier rank of the chunk took it
             new_active = free_at_start & (first_taker[lo:hi] >= ranks)
-            ok = eligible & (first_taker[safe] >= ranks[:, None])
+            # most ranks take one of their first proposals: test those for all, the rest rarely
+            ok = eligible[:, :_FIRST] & (first_taker[safe[:, :_FIRST]] >= ranks[:, None])
             hit = ok.any(axis=1)
             new_choice = np.where(hit, props[rows, ok.argmax(axis=1)], -1)
-            for pos in np.flatnonzero(new_active & ~hit):
-                i = lo + int(pos)
-                a, b = law.support(i)
-                cand = np.arange(a, b)
-                free = cand[~taken[a:b] & (first_taker[a:b] >= i)]
-                new_choice[pos] = _pick(law, i, free, float(fallback_u[pos]))
+            more = np.flatnonzero(~hit)
+            if more.shape[0]:
+                ok = eligible[more] & (first_taker[safe[more]] >= ranks[more, None])
+                hit[more] = ok.any(axis=1)
+                new_choice[more] = np.where(hit[more], props[more, ok.argmax(axis=1)], -1)
+            missed = np.flatnonzero(new_active & ~hit)
+            if missed.shape[0]:
+                new_choice[missed] = _fallbacks(
+                    law, ranks[missed], fallback_u[missed], taken, first_taker, offsets
+                )
             new_choice[~new_active] = -1
             first_taker[choice[chosen]] = _BIG
             if np.array_equal(new_active, active) and np.array_equal(new_choice, choice):
@@ -229,6 +282,35 @@ def swap_partners(
         partner[ranks[done]] = choice[done]
         partner[choice[done]] = ranks[done]
     return partner
+
+
+def _fallbacks(
+    law: _Law,
+    at: np.ndarray,
+    u: np.ndarray,
+    taken: np.ndarray,
+    first_taker: np.ndarray,
+    offsets: np.ndarray,
+) -> np.ndarray:
+    """`_fallback` for several ranks at once (the window step as one matrix when it fits)."""
+    out = np.full(at.shape[0], -1, dtype=np.int64)
+    if at.shape[0] * offsets.shape[0] <= _FALLBACK_CELLS:
+        cand = at[:, None] + offsets[None, :]
+        inside = cand < law.n
+        safe = np.minimum(cand, law.n - 1)  # out-of-file cells: a valid rank, never free
+        free = inside & ~taken[safe] & (first_taker[safe] >= at[:, None])
+        out = _draw_rows(law.weights(at, safe) * free, safe, u)
+        todo = np.flatnonzero((out < 0) & law.extends & (at + 1 + law.window < law.n))
+    else:
+        todo = np.arange(at.shape[0])
+    for j in todo:  # rare: a wide window with many misses, or nothing free in the window
+        i = int(at[j])
+
+        def is_free(r: np.ndarray, i: int = i) -> np.ndarray:
+            return ~taken[r] & (first_taker[r] >= i)
+
+        out[j] = _fallback(law, i, is_free, float(u[j]))
+    return out
 
 
 def swap_column(x: np.ndarray, w: int, variant: Variant, rng: np.random.Generator) -> np.ndarray:
