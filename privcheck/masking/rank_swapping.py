@@ -31,13 +31,12 @@ free ranks with one more uniform (over the next w ranks for plain; for the varia
 61 buckets or mean + 40 sd first, where the rest of the law is below double precision, and
 only if nothing there is free over the rest of the file). Given these random numbers the outcome
 is a deterministic function of the earlier decisions, so a chunk of ranks is resolved by
-fixed-point iteration
-(every rank's decision recomputed from the others' current decisions, vectorised, until nothing
-changes): after t rounds the first t decisions of any dependency chain are final, and chains are
-short when w is not tiny, so a chunk settles in a few dozen rounds (1 M records: a few seconds
-per attribute). With a swap range of a few ranks the chains get long and the resolution nearly
-sequential (200 k records with w = 3: ~10 s). The result is identical to the sequential visit
-with the same random numbers (tested against a plain loop).
+fixed-point iteration (every rank's decision recomputed from the others' current decisions,
+vectorised, until nothing changes): after t rounds the first t decisions of any dependency
+chain are final, and chains are short when w is not tiny, so a chunk settles in a few dozen
+rounds (1 M records: a few seconds per attribute). With a swap range of a few ranks the chains
+get long and the resolution nearly sequential (200 k records with w = 3: ~10 s). The result is
+identical to the sequential visit with the same random numbers (tested against a plain loop).
 """
 
 from __future__ import annotations
