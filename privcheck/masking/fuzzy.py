@@ -10,9 +10,14 @@ re-run the partition on the centroids and link records to groups. Here the link 
 
 Limits (tested): with m1 = m2 large every membership tends to 1/c and FCM's centres collapse on
 the mean, so every record becomes the mean; with c = n and m1 = m2 → 1⁺ the memberships become
-crisp, each record is its own centre and the original file comes back.
+crisp, each record is its own centre and the original file comes back. The first limit needs the
+mean to be a stable FCM solution: Yu, Cheng & Huang (2004) show it is one only when the largest
+eigenvalue of the normalised scatter (1/n)·Σ (x − x̄)(x − x̄)ᵀ/‖x − x̄‖² is below 1/2 (0.41 for
+three independent attributes; 0.52 for the CASC Census file, where FCM keeps distinct centres
+for any m).
 
-FCM here: centres initialised at c distinct records drawn with the generator, then the usual
+FCM here: centres initialised at c distinct records drawn with the generator (the first step
+softened, see `fuzzy_c_means`, so that no centre stays stuck on its record), then the usual
 alternation (memberships from centres, centres = Σ μ^m x / Σ μ^m) until no centre moves more than
 ``tol`` (in sd units) or ``max_iter`` rounds. Memberships are computed in the log domain
 (log μ_i = −log d_i/(m−1) − logsumexp_j(−log d_j/(m−1))), so m close to 1 (hard assignments)
