@@ -13,8 +13,8 @@ the mean, so every record becomes the mean; with c = n and m1 = m2 → 1⁺ the 
 crisp, each record is its own centre and the original file comes back. The first limit needs the
 mean to be a stable FCM solution: Yu, Cheng & Huang (2004) show it is one only when the largest
 eigenvalue of the normalised scatter (1/n)·Σ (x − x̄)(x − x̄)ᵀ/‖x − x̄‖² is below 1/2 (0.41 for
-three independent attributes; 0.52 for the CASC Census file, where FCM keeps distinct centres
-for any m).
+three independent attributes; 0.52 for the CASC Census file, where FCM did not collapse on the
+mean even with m = 1000).
 
 FCM here: centres initialised at c distinct records drawn with the generator (the first step
 softened, see `fuzzy_c_means`, so that no centre stays stuck on its record), then the usual
