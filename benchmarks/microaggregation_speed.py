@@ -97,10 +97,10 @@ def main() -> None:
     assert np.array_equal(base, fast), "groups differ from the straightforward MDAV"
     ratio = t_base / t_fast
     print(f"   baseline {t_base:7.2f} s   privcheck {t_fast:6.2f} s   speed-up {ratio:5.1f}x")
-    print(
-        f"   groups identical: yes ({fast.max() + 1:,} groups)   target >= 5x: "
-        f"{'met' if ratio >= 5 else 'NOT met'}"
+    verdict = (
+        "n/a in --quick (the target is for 20 k)" if quick else ("met" if ratio >= 5 else "NOT met")
     )
+    print(f"   groups identical: yes ({fast.max() + 1:,} groups)   target >= 5x: {verdict}")
 
     print(f"2. {n_big:,} x 10, k = {k}: whole-file MDAV")
     z_big = gaussian_mixture(n_big, seed=2)
@@ -108,7 +108,10 @@ def main() -> None:
     peak_mb = peak_traced(mdav_groups, z_big, k)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     sse_whole = within_group_sse_sst(z_big, labels_big)
-    print(f"   time {t_big:6.2f} s (target < 30 s: {'met' if t_big < 30 else 'NOT met'})")
+    if quick:
+        print(f"   time {t_big:6.2f} s (the < 30 s target is for 100 k)")
+    else:
+        print(f"   time {t_big:6.2f} s (target < 30 s: {'met' if t_big < 30 else 'NOT met'})")
     print(
         f"   peak traced allocations {peak_mb:7.1f} MB, process peak RSS so far {rss_mb:7.1f} MB"
         f" (target < 1 GB: {'met' if max(peak_mb, rss_mb) < 1024 else 'NOT met'})"
