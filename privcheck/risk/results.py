@@ -103,6 +103,9 @@ class LinkageResult(_ArraysModel):
     linked_index: np.ndarray = Field(exclude=True, repr=False)
     anonymity_set_size: np.ndarray = Field(exclude=True, repr=False)
     true_in_set: np.ndarray = Field(exclude=True, repr=False)
+    candidate_set_size: np.ndarray | None = Field(
+        None, exclude=True, repr=False, description="Transparency attacks: |∩_j B_j| per record"
+    )
 
 
 class UniquenessResult(BaseModel):
@@ -188,7 +191,3 @@ class ModelDisclosureResult(_ArraysModel):
     record_risk_summary: RecordRiskSummary
     disclosed: np.ndarray = Field(exclude=True, repr=False)
     predictions: np.ndarray = Field(exclude=True, repr=False)
-
-
-class LearnedDistanceResult(LinkageResult):
-    """A worst-case learned distance: the parameters and how the solver got there."""
