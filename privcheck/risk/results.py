@@ -130,6 +130,7 @@ class UniquenessResult(BaseModel):
         None, description="P(PU | SU): share of sample uniques that are population uniques"
     )
     has_population: bool
+    prosecutor_record_risk_summary: RecordRiskSummary
 
 
 class IntervalDisclosureResult(_ArraysModel):
