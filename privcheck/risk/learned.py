@@ -311,7 +311,11 @@ def _hopeless(fam: _Family, za: np.ndarray, zb: np.ndarray, eps: float) -> np.nd
 
 @contextlib.contextmanager
 def _quiet_stdout():
-    """Silence HiGHS's C-level progress lines on file descriptor 1 during a solve."""
+    """Silence HiGHS's C-level progress lines on file descriptor 1 during a solve.
+
+    Some HiGHS builds print debugging lines from C++ regardless of ``disp``; they would flood a
+    CLI's JSON output. The redirection is process-wide for the solve's duration.
+    """
     try:
         fd = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):
@@ -545,8 +549,9 @@ def learned_distance(
             break
         k_vals = res.x[n_par:] > 0.5
         milp_linked = int(n - k_vals.sum())
+        forms = [feat_t, *nonneg] if fam.family == "bilinear" else []
         params = _polish(
-            res.x[:n_par], ~k_vals, own_cons, nonneg, rows_i, rows_f, rows_rhs, epsilon, p_lo, p_hi
+            res.x[:n_par], ~k_vals, own_cons, forms, rows_i, rows_f, rows_rhs, epsilon, p_lo, p_hi
         )
         scores = fam.scores(params, za, zb)
         linked = int(_linked(scores, epsilon).sum())
