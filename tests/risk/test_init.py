@@ -9,7 +9,7 @@ import privcheck.risk as risk
 
 def test_every_registered_attack_runs_and_names_itself():
     rng = np.random.default_rng(0)
-    x = np.column_stack([rng.permutation(24.0), rng.normal(size=24)])
+    x = np.column_stack([rng.permutation(np.arange(24.0)), rng.normal(size=24)])
     xm = x + rng.normal(scale=0.3, size=x.shape)
     # univariate microaggregation with k = 3: sorted groups of three replaced by their mean
     micro = np.empty_like(x)
