@@ -59,27 +59,35 @@ def resolve(
     true_cols: np.ndarray,
     tol: np.ndarray | float,
     rng: np.random.Generator,
+    work: np.ndarray | None = None,
 ) -> Links:
     """Best set per row of ``scores`` (rows = intruder records, columns = masked records).
 
     A masked record is in A_b when its score is ≤ best + ``tol`` (per row or scalar): scores
     computed in floating point differ by rounding for records that are equally close, and an
     exact comparison would split such ties arbitrarily. ``inf`` marks non-candidates.
+    ``work``: an optional boolean buffer of at least the scores' shape, reused for the tie mask
+    (saves a large allocation per block on a hot path).
     """
     n_rows = scores.shape[0]
     out = Links.empty(n_rows)
     if n_rows == 0 or scores.shape[1] == 0:
         return out
-    best = scores.min(axis=1)
-    has = np.isfinite(best)
-    thr = best + tol
-    ties = scores <= thr[:, None]
-    ties &= has[:, None]
-    size = ties.sum(axis=1)
     rows = np.arange(n_rows)
+    link = scores.argmin(axis=1).astype(np.int64)
+    best = scores[rows, link]
+    thr = best + tol
+    if work is None:
+        ties = scores <= thr[:, None]
+    else:
+        ties = work.reshape(-1)[: scores.size].reshape(scores.shape)
+        np.less_equal(scores, thr[:, None], out=ties)
+    has = np.isfinite(best)
+    if not has.all():  # rows without any candidate: no set, no link
+        ties[~has] = False
+        link[~has] = -1
+    size = np.count_nonzero(ties, axis=1)
     true_in = ties[rows, true_cols]
-    link = np.argmax(ties, axis=1).astype(np.int64)
-    link[~has] = -1
     multi = np.flatnonzero(size > 1)
     if multi.size:
         # draw the u-th member of A_b (u uniform in [0, |A_b|)) for the tied rows only

@@ -310,7 +310,7 @@ def prl(
     true_index: Sequence[int] | np.ndarray | None = None,
     tolerance: float | Sequence[float] | Mapping[str, float] = 0.0,
     block_on: Sequence[str] | None = None,
-    false_match_rate: float = 0.01,
+    false_match_rate: float = 1e-4,
     false_non_match_rate: float = 0.05,
     max_iter: int = 1000,
     random_state: int | None = 0,
@@ -323,6 +323,10 @@ def prl(
     ``block_on``: only pairs equal on these columns are compared (and the true pair is missed
     when masking changed a blocking value — the result then shows it in ``true_in_set``); by
     default the blocking columns are left out of the compared attributes.
+
+    ``false_match_rate`` is P(link | non-match) *per pair*: with n_B·n_A candidate pairs almost
+    all of which are non-matches, it must be small (default 10⁻⁴) for the links to be mostly
+    true ones. ``false_non_match_rate`` is P(non-link | match).
 
     Figures: ``m``, ``u``, ``p`` (fitted), ``thresholds`` (upper / lower weight and the error
     rates they achieve under the model), pair counts per region, and the evaluator's
