@@ -154,15 +154,14 @@ def _brute_links(
 
     Ranking needs only ‖b‖² − 2a·b (‖a‖² is the same along a row), which one GEMM of [a, 1]
     with [−2b, ‖b‖²]ᵀ yields directly; each block then costs one argmin, one comparison and one
-    count. Blocks run on ``workers`` threads
-    (numpy and BLAS release the GIL); each block draws its tie-breaks from its own seed, so the
-    result does not depend on the number of workers.
+    count. Blocks run on ``workers`` threads (numpy and BLAS release the GIL); each block draws
+    its tie-breaks from its own seed, so the result does not depend on the number of workers.
     """
     sq_b = np.einsum("ij,ij->i", xb, xb)
     max_sq_b = float(sq_b.max()) if len(sq_b) else 0.0
     b_aug = np.ascontiguousarray(np.vstack([-2.0 * xb.T, sq_b[None, :]]))
     # working set per row and worker: scores (8 B), tie mask (1 B), cumulative ties (8 B)
-    rows = chunk_rows(len(xb), 17 * max(workers, 1), memory_limit, chunk_size)
+    rows = min(chunk_rows(len(xb), 17 * max(workers, 1), memory_limit, chunk_size), len(xa))
     out = Links.empty(len(xa))
     entropy = np.random.SeedSequence(random_state).entropy
 
