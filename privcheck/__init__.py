@@ -6,11 +6,11 @@
 
 __version__ = "0.1.0"
 
-from privcheck.checker import check  # noqa: E402
-from privcheck.errors import DataError, PolicyError, PrivcheckError  # noqa: E402
-from privcheck.hookspecs import hookimpl  # noqa: E402
-from privcheck.policy import Policy, load_policy  # noqa: E402
-from privcheck.report import Report  # noqa: E402
+from privcheck.checker import check
+from privcheck.errors import DataError, PolicyError, PrivcheckError
+from privcheck.hookspecs import hookimpl
+from privcheck.policy import Policy, load_policy
+from privcheck.report import Report
 
 __all__ = [
     "DataError",

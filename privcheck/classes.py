@@ -170,14 +170,32 @@ def count(
         inverse, n_classes = group(cols, cards)
     first = first_rows(inverse, n_classes)
     keys = np.stack([c[first] for c in cols], axis=1) if cols else np.zeros((n_classes, 0), int)
-    sizes = np.bincount(inverse, minlength=n_classes).astype(np.int64)
+    w = encoded.weights
+    sizes = np.bincount(inverse, weights=w, minlength=n_classes).astype(np.int64)
     sensitive = {
-        name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality())
+        name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality(), w)
         for name, col in encoded.sensitive.items()
     }
+    if w is not None and (w == 0).any():  # zero-weight rows must not create empty classes
+        table = ClassTable(encoded, node, keys.astype(np.int64), sizes, sensitive, None)
+        return _drop_empty(table)
+    # with weights, rows are aggregates: there are no record numbers to name
+    record_class = inverse if track_records and w is None else None
+    return ClassTable(encoded, node, keys.astype(np.int64), sizes, sensitive, record_class)
+
+
+def _drop_empty(table: ClassTable) -> ClassTable:
+    keep = np.flatnonzero(table.sizes > 0)
+    sensitive = {}
+    for name, s in table.sensitive.items():
+        cls = s.entry_class()
+        remap = np.full(table.n_classes, -1, dtype=np.int64)
+        remap[keep] = np.arange(len(keep))
+        sensitive[name] = SensitiveCounts.from_pairs(
+            remap[cls], s.values, len(keep), s.n_values, weights=s.counts
+        )
     return ClassTable(
-        encoded, node, keys.astype(np.int64), sizes, sensitive,
-        inverse if track_records else None,
+        table.encoded, table.node, table.keys[keep], table.sizes[keep], sensitive, None
     )
 
 

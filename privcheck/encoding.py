@@ -70,6 +70,9 @@ class EncodedTable:
     sensitive: dict[str, EncodedColumn]
     #: ground code → position in the attribute's order (for ordered t-closeness)
     sensitive_rank: dict[str, np.ndarray] = field(default_factory=dict)
+    #: records each row stands for, when the rows are an engine's pre-aggregated counts
+    #: (None: every row is one record)
+    weights: np.ndarray | None = None
 
     @property
     def qi_names(self) -> list[str]:
@@ -177,8 +180,15 @@ def _sensitive_rank(col: EncodedColumn, attr: Attribute) -> np.ndarray:
     return np.argsort(np.argsort(rank, kind="stable"), kind="stable")
 
 
-def encode(data: pd.DataFrame, policy: Policy | dict | str) -> EncodedTable:
-    """Validate ``data`` against ``policy`` and encode it to integer codes."""
+def encode(
+    data: pd.DataFrame, policy: Policy | dict | str, *, weight_column: str | None = None
+) -> EncodedTable:
+    """Validate ``data`` against ``policy`` and encode it to integer codes.
+
+    ``weight_column`` names a column of record counts when each row of ``data`` stands for
+    several identical records — the group-by result an external engine (Spark, DuckDB …) sends
+    back — so that the aggregated frame walks the same path as the rows would.
+    """
     policy = load_policy(policy)
     if not isinstance(data, pd.DataFrame):
         raise DataError(f"expected a pandas DataFrame; got {type(data).__name__}")
@@ -197,4 +207,12 @@ def encode(data: pd.DataFrame, policy: Policy | dict | str) -> EncodedTable:
         col = encode_column(data[n], n, policy.attributes[n], policy)
         sensitive[n] = col
         ranks[n] = _sensitive_rank(col, policy.attributes[n])
-    return EncodedTable(policy, len(data), qis, sensitive, ranks)
+    weights = None
+    n_records = len(data)
+    if weight_column is not None:
+        weights = pd.to_numeric(data[weight_column], errors="coerce").to_numpy()
+        if np.isnan(weights).any() or (weights < 0).any() or (np.mod(weights, 1) != 0).any():
+            raise DataError(f"weight column {weight_column!r} must hold record counts (>= 0)")
+        weights = weights.astype(np.int64)
+        n_records = int(weights.sum())
+    return EncodedTable(policy, n_records, qis, sensitive, ranks, weights)

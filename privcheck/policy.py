@@ -261,8 +261,13 @@ def _first_error(exc: ValidationError, prefix: str = "policy") -> str:
     err = exc.errors()[0]
     loc = ".".join(str(p) for p in err["loc"] if not str(p).startswith("function-"))
     msg = err["msg"].removeprefix("Value error, ")
-    where = f"{prefix}.{loc}" if loc else prefix
+    given = err.get("input")
+    if err["type"] not in ("value_error", "missing") and isinstance(given, int | float | str):
+        msg += f"; got {given!r}"
     extra = f" ({len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
+    if msg.startswith("models["):  # already located by the model-entry validator
+        return f"{msg}{extra}"
+    where = f"{prefix}.{loc}" if loc else prefix
     return f"{where}: {msg}{extra}"
 
 
@@ -271,7 +276,9 @@ def parse_policy(data: Any, base_dir: Path | None = None) -> Policy:
     if isinstance(data, Policy):
         return data
     if not isinstance(data, dict):
-        raise PolicyError(f"a policy must be a mapping of settings; got {type(data).__name__}")
+        raise PolicyError(
+            f"a policy must be a mapping with 'attributes' and 'models'; got {type(data).__name__}"
+        )
     try:
         policy = Policy.model_validate(data)
     except ValidationError as exc:
@@ -291,8 +298,10 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
     try:
         data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
-        first = str(exc).splitlines()[0]
-        raise PolicyError(f"policy file {path} is not valid YAML/JSON: {first}") from None
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise PolicyError(f"policy file {path} is not valid YAML/JSON{where}: {problem}") from None
     return parse_policy(data, base_dir=path.parent.resolve())
 
 
