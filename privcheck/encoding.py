@@ -30,6 +30,7 @@ from privcheck.policy import (
     IntervalsHierarchy,
     MaskingHierarchy,
     Policy,
+    Role,
     TableHierarchy,
     load_policy,
 )
@@ -150,6 +151,11 @@ def encode_column(
         # map each distinct data value to its row of the hierarchy table
         position = pd.Index(levels.ground.astype(str)).get_indexer(_string_labels(uniques))
         absent = np.flatnonzero(position < 0)
+        if len(absent) and attr.role is Role.quasi_identifier and _generalized(
+            levels, _string_labels(uniques)
+        ):
+            # an already generalized release: group its values as they stand
+            return encode_column(column, name, attr.model_copy(update={"hierarchy": None}), policy)
         if len(absent):
             value = uniques[absent[0]]
             more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
@@ -163,6 +169,15 @@ def encode_column(
         levels = levels.with_missing()
         codes = np.where(codes < 0, len(levels.ground) - 1, codes)
     return EncodedColumn(name, codes.astype(CODE_DTYPE), levels, attr.hierarchy is not None)
+
+
+def _generalized(levels: LevelArrays, values: np.ndarray) -> bool:
+    """Whether every value is a label of some level of the hierarchy (a generalized release,
+    e.g. '0213*', or '*' for a suppressed record)."""
+    labels = set()
+    for level_labels in levels.labels:
+        labels.update(str(v) for v in level_labels)
+    return all(str(v) in labels for v in values)
 
 
 def _sensitive_rank(col: EncodedColumn, attr: Attribute) -> np.ndarray:
