@@ -181,14 +181,12 @@ def plugins() -> None:
 @app.command()
 def demo() -> None:
     """Run privcheck on the embedded Adult data (30,162 records, ARX hierarchies)."""
-    from privcheck.checker import check as run_check
-    from privcheck.report import render_text
-
     from privcheck.anonymizers import anonymize as run_anonymize
     from privcheck.anonymizers.release import release_policy
+    from privcheck.checker import check as run_check
     from privcheck.io import read_table
     from privcheck.policy import load_policy
-    from privcheck.report import render_anonymization_text
+    from privcheck.report import render_anonymization_text, render_text
 
     folder = demo_dir()
     typer.echo(f"Adult census data and ARX hierarchies from {folder}\n")
@@ -198,7 +196,7 @@ def demo() -> None:
     report.source = "adult.csv"
     typer.echo("1. check the original data")
     typer.echo(render_text(report))
-    typer.echo("2. anonymize it (incognito: every satisfying generalization, the most precise wins)")
+    typer.echo("2. anonymize it (incognito: all satisfying generalizations, the most precise wins)")
     release, result = run_anonymize(data, policy, "incognito")
     result.source = "adult.csv"
     typer.echo(render_anonymization_text(result))

@@ -31,8 +31,8 @@ class Lattice:
         names: Sequence[str] | None = None,
     ) -> None:
         self.heights: Node = tuple(int(h) for h in heights)
-        self.lower: Node = tuple(0 for _ in self.heights) if lower is None else tuple(
-            int(v) for v in lower
+        self.lower: Node = (
+            tuple(0 for _ in self.heights) if lower is None else tuple(int(v) for v in lower)
         )
         if len(self.lower) != len(self.heights):
             raise ValueError(f"lower bound {self.lower} does not match heights {self.heights}")
@@ -122,7 +122,7 @@ class Lattice:
         out = []
         for j, (v, h) in enumerate(zip(node, self.heights, strict=True)):
             if v < h:
-                out.append(tuple(node[:j]) + (v + 1,) + tuple(node[j + 1 :]))
+                out.append((*node[:j], v + 1, *node[j + 1 :]))
         return out
 
     def predecessors(self, node: Sequence[int]) -> list[Node]:
@@ -130,7 +130,7 @@ class Lattice:
         out = []
         for j, (v, lo) in enumerate(zip(node, self.lower, strict=True)):
             if v > lo:
-                out.append(tuple(node[:j]) + (v - 1,) + tuple(node[j + 1 :]))
+                out.append((*node[:j], v - 1, *node[j + 1 :]))
         return out
 
     def successor_index(self, indices: np.ndarray, j: int) -> np.ndarray:

@@ -44,12 +44,14 @@ def anonymize(
     registry = anonymizer_registry()
     cls = registry.get(algorithm)
     if cls is None:
-        raise PolicyError(
-            f"unknown algorithm {algorithm!r}; available: {', '.join(registry)}"
-        )
+        raise PolicyError(f"unknown algorithm {algorithm!r}; available: {', '.join(registry)}")
     release, report = cls(**params).anonymize(
-        frame, policy, seed=seed, keep_order=keep_order,
-        previous=previous_node(previous), progress=progress,
+        frame,
+        policy,
+        seed=seed,
+        keep_order=keep_order,
+        previous=previous_node(previous),
+        progress=progress,
     )
     report.source = None if isinstance(data, pd.DataFrame) else str(data)
     return release, report

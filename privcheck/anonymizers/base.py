@@ -43,9 +43,7 @@ class Anonymizer:
         unknown = sorted(set(params) - set(self.defaults()))
         if unknown:
             known = ", ".join(self.defaults()) or "none"
-            raise PolicyError(
-                f"{self.name} has no parameter {unknown[0]!r} (parameters: {known})"
-            )
+            raise PolicyError(f"{self.name} has no parameter {unknown[0]!r} (parameters: {known})")
         self.params = {**self.defaults(), **params}
 
     @classmethod
@@ -178,8 +176,7 @@ def check_possible(encoded: EncodedTable, policy: Policy) -> None:
         k = getattr(m, "k", None)
         if m.model == "k-anonymity" and k is not None and k > n:
             raise PolicyError(
-                f"k-anonymity with k={k} cannot hold: the table has only {n} records; "
-                f"use k ≤ {n}"
+                f"k-anonymity with k={k} cannot hold: the table has only {n} records; use k ≤ {n}"
             )
         if m.model == "l-diversity":
             col = encoded.sensitive[m.attribute]

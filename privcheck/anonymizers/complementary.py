@@ -72,8 +72,7 @@ def link_releases(release: pd.DataFrame, other: pd.DataFrame, policy) -> pd.Data
             "rows (releases made with --keep-order, suppressed records written as '*')"
         )
     shared = [
-        c for c in release.columns
-        if c in other.columns and c not in qis and c in policy.attributes
+        c for c in release.columns if c in other.columns and c not in qis and c in policy.attributes
     ]
     for c in shared:
         a = release[c].astype(str).to_numpy()
@@ -108,6 +107,8 @@ def check_linked(release: Any, other: Any, policy, *, max_violators: int = 20):
     rpolicy = release_policy(policy)
     names = [str(x) if not isinstance(x, pd.DataFrame) else "release" for x in (release, other)]
     return check_table(
-        count(encode(joined, rpolicy)), rpolicy, source=f"{names[0]} ⋈ {names[1]}",
+        count(encode(joined, rpolicy)),
+        rpolicy,
+        source=f"{names[0]} ⋈ {names[1]}",
         max_violators=max_violators,
     )

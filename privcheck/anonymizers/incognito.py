@@ -52,9 +52,7 @@ class Incognito(GeneralizationAnonymizer):
         # the predicate the subsets prune with: satisfied itself when it is monotone, else the
         # part of the policy that is (models monotone with suppression)
         sound = problem.pruning_sound
-        subset_configs = (
-            problem.configs if sound else problem.evaluator.monotone_configs
-        )
+        subset_configs = problem.configs if sound else problem.evaluator.monotone_configs
         satisfied: dict[tuple[int, ...], np.ndarray] = {}
         lattices: dict[tuple[int, ...], Lattice] = {}
         extra = 0
@@ -69,7 +67,9 @@ class Incognito(GeneralizationAnonymizer):
                     satisfied[subset] = cand
                     continue
                 evaluator = NodeEvaluator(
-                    subset_view(problem.encoded, subset), subset_configs, problem.limit,
+                    subset_view(problem.encoded, subset),
+                    subset_configs,
+                    problem.limit,
                     lower=meet(lat, cand),
                 )
                 satisfied[subset] = breadth_first(lat, cand, _predicate(evaluator, sound))

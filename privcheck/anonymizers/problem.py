@@ -69,9 +69,7 @@ def select_classes(table: ClassTable, keep: np.ndarray) -> ClassTable:
         indptr = np.zeros(len(idx) + 1, dtype=np.int64)
         np.cumsum(lengths, out=indptr[1:])
         entries = np.repeat(s.indptr[idx] - indptr[:-1], lengths) + np.arange(indptr[-1])
-        sensitive[name] = SensitiveCounts(
-            indptr, s.values[entries], s.counts[entries], s.n_values
-        )
+        sensitive[name] = SensitiveCounts(indptr, s.values[entries], s.counts[entries], s.n_values)
     return ClassTable(table.encoded, table.node, table.keys[idx], table.sizes[idx], sensitive)
 
 
@@ -92,7 +90,10 @@ class NodeEvaluator:
     """Evaluates nodes of one encoded table (or projection) under the policy's models."""
 
     def __init__(
-        self, encoded: EncodedTable, configs: Sequence[ModelConfig], limit: int,
+        self,
+        encoded: EncodedTable,
+        configs: Sequence[ModelConfig],
+        limit: int,
         lower: Sequence[int] | None = None,
     ) -> None:
         self.encoded = needed_view(encoded, configs)
@@ -252,9 +253,7 @@ class SearchProblem:
         registry = model_registry()
         self.monotone = all(registry[c.model].monotone for c in self.configs)
         #: whether "satisfied within the limit" has the generalization property
-        self.pruning_sound = self.monotone and (
-            self.limit == 0 or not self.evaluator.other_configs
-        )
+        self.pruning_sound = self.monotone and (self.limit == 0 or not self.evaluator.other_configs)
 
     @property
     def evaluations(self) -> int:

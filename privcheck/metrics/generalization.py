@@ -140,9 +140,7 @@ def _height(table: ClassTable, kept: np.ndarray | None) -> float:
 
 METRICS: dict[str, Metric] = {
     "prec": Metric("prec", "Sweeney's precision (1 = no loss)", True, False, _prec),
-    "discernibility": Metric(
-        "discernibility", "Σ class size² + suppressed·N", False, True, _dm
-    ),
+    "discernibility": Metric("discernibility", "Σ class size² + suppressed·N", False, True, _dm),
     "aecs": Metric("aecs", "average equivalence-class size", False, True, _aecs),
     "height": Metric("height", "sum of the generalization levels", False, False, _height),
     "loss": Metric("loss", "ARX-style loss (normalised domain share)", False, True, loss),

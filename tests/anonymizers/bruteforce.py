@@ -102,7 +102,7 @@ def all_verdicts(
         decide(table)
         for j in range(first, lat.width):
             if table.node[j] < lat.heights[j]:
-                child = table.node[:j] + (table.node[j] + 1,) + table.node[j + 1 :]
+                child = (*table.node[:j], table.node[j] + 1, *table.node[j + 1 :])
                 visit(rollup(table, child), j)
 
     visit(count(encoded, lat.bottom, track_records=track), 0)
@@ -113,9 +113,7 @@ def best_by_prec(lat: Lattice, sat: np.ndarray, supp: np.ndarray, n: int) -> flo
     """The highest Prec over the satisfying nodes."""
     if not sat.any():
         return None
-    return max(
-        precision(lat.node(i), lat.heights, n, int(supp[i])) for i in np.flatnonzero(sat)
-    )
+    return max(precision(lat.node(i), lat.heights, n, int(supp[i])) for i in np.flatnonzero(sat))
 
 
 def minimal_brute(lat: Lattice, sat: np.ndarray) -> set[tuple]:

@@ -1,4 +1,4 @@
-"""Fixtures for the anonymizer tests: Adult policies (both usual set-ups), Race/ZIP, random tables."""
+"""Anonymizer test helpers: Adult policies (both usual set-ups), Race/ZIP, random tables."""
 
 from __future__ import annotations
 
@@ -14,27 +14,47 @@ EXAMPLES = ROOT / "tests" / "data" / "examples"
 
 #: the literature's set-up: 8 quasi-identifiers, salary-class sensitive
 SALARY_QIS = [
-    "age", "sex", "race", "marital-status", "education", "native-country", "workclass",
+    "age",
+    "sex",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
     "occupation",
 ]
 #: ARX's benchmark set-up: salary-class a quasi-identifier, occupation sensitive
 ARX_QIS = [
-    "age", "sex", "race", "marital-status", "education", "native-country", "workclass",
+    "age",
+    "sex",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
     "salary-class",
 ]
+
+
+SEX_ROWS = [["F", "*"], ["M", "*"]]
+
+
+def _table(path: Path) -> dict:
+    return {"type": "table", "path": str(path)}
 
 
 def adult_policy(
     qis: list[str], sensitive: str, models: list[dict], limit: float = 0.0, **extra
 ) -> dict:
     attrs = {
-        q: {"role": "quasi_identifier", "hierarchy": {"type": "table", "path": str(ADULT / "hierarchies" / f"{q}.csv")}}
+        q: {"role": "quasi_identifier", "hierarchy": _table(ADULT / "hierarchies" / f"{q}.csv")}
         for q in qis
     }
     attrs[sensitive] = {"role": "sensitive"}
     if sensitive == "salary-class" or sensitive == "occupation":
         attrs[sensitive]["hierarchy"] = {
-            "type": "table", "path": str(ADULT / "hierarchies" / f"{sensitive}.csv")
+            "type": "table",
+            "path": str(ADULT / "hierarchies" / f"{sensitive}.csv"),
         }
     return {"attributes": attrs, "models": models, "suppression_limit": limit, **extra}
 
@@ -43,8 +63,8 @@ def race_zip_policy(k: int = 2, **extra) -> dict:
     h = EXAMPLES / "race_zip_hierarchies"
     return {
         "attributes": {
-            "race": {"role": "quasi_identifier", "hierarchy": {"type": "table", "path": str(h / "race.csv")}},
-            "zip": {"role": "quasi_identifier", "hierarchy": {"type": "table", "path": str(h / "zip.csv")}},
+            "race": {"role": "quasi_identifier", "hierarchy": _table(h / "race.csv")},
+            "zip": {"role": "quasi_identifier", "hierarchy": _table(h / "zip.csv")},
         },
         "models": [{"model": "k-anonymity", "k": k}],
         **extra,
@@ -73,9 +93,12 @@ def random_table(seed: int, n: int = 60) -> tuple[pd.DataFrame, dict]:
     policy = {
         "attributes": {
             "id": {"role": "identifier"},
-            "age": {"role": "quasi_identifier", "hierarchy": {"type": "intervals", "widths": [5, 10, 20]}},
+            "age": {
+                "role": "quasi_identifier",
+                "hierarchy": {"type": "intervals", "widths": [5, 10]},
+            },
             "zip": {"role": "quasi_identifier", "hierarchy": {"type": "masking", "levels": 3}},
-            "sex": {"role": "quasi_identifier", "hierarchy": {"type": "table", "rows": [["F", "*"], ["M", "*"]]}},
+            "sex": {"role": "quasi_identifier", "hierarchy": {"type": "table", "rows": SEX_ROWS}},
             "disease": {"role": "sensitive"},
         },
     }

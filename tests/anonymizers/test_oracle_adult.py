@@ -21,13 +21,18 @@ from privcheck.policy import load_policy
 CASES = {
     "arx-k5": (ARX_QIS, "occupation", [{"model": "k-anonymity", "k": 5}], 0.0),
     "salary-k10-l2-1pct": (
-        SALARY_QIS, "salary-class",
-        [{"model": "k-anonymity", "k": 10}, {"model": "l-diversity", "variant": "distinct", "l": 2}],
+        SALARY_QIS,
+        "salary-class",
+        [
+            {"model": "k-anonymity", "k": 10},
+            {"model": "l-diversity", "variant": "distinct", "l": 2},
+        ],
         0.01,
     ),
     # t-closeness with suppression (the fixed point) on five of ARX's QIs (240 nodes)
     "arx5-entropy-t-1pct": (
-        ["age", "sex", "race", "marital-status", "salary-class"], "occupation",
+        ["age", "sex", "race", "marital-status", "salary-class"],
+        "occupation",
         [
             {"model": "k-anonymity", "k": 3},
             {"model": "l-diversity", "variant": "entropy", "l": 2},
@@ -59,7 +64,7 @@ def _set(report) -> set[tuple]:
 @pytest.mark.parametrize("algorithm", ["incognito", "mingen"])
 def test_search_matches_brute_force(case, adult_frame, algorithm):
     policy, encoded, lat, sat, supp = case
-    release, report = anonymize(adult_frame, policy, algorithm)
+    _, report = anonymize(adult_frame, policy, algorithm)
     assert report.satisfying_nodes == int(sat.sum())
     assert _set(report) == minimal_brute(lat, sat)
     best = best_by_prec(lat, sat, supp, encoded.n_records)
