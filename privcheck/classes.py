@@ -39,12 +39,14 @@ def group(columns: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]
         if space * card >= _KEY_LIMIT:
             key, uniq = pd.factorize(key, sort=True)
             key, space = key.astype(np.int64), len(uniq)
-        key = key * card + col
+        key *= card
+        key += col
         space *= card
     if space <= max(_DENSE_LIMIT, _DENSE_PER_ROW * n):
-        present = np.bincount(key, minlength=space) > 0
+        present = np.zeros(space, dtype=bool)
+        present[key] = True
         lookup = np.cumsum(present) - 1
-        return lookup[key], int(present.sum())
+        return lookup[key], int(lookup[-1] + 1)
     inverse, uniq = pd.factorize(key, sort=True)
     return inverse.astype(np.int64, copy=False), len(uniq)
 
@@ -96,13 +98,17 @@ class SensitiveCounts:
         m = max(n_values, 1)
         pair = classes.astype(np.int64) * m + values
         if n_classes * m <= max(_DENSE_LIMIT, _DENSE_PER_ROW * len(pair)):
-            cells = np.bincount(pair, weights=weights, minlength=n_classes * m)
-            nz = np.flatnonzero(cells)
-            counts = cells[nz]
+            present = np.zeros(n_classes * m, dtype=bool)
+            present[pair] = True
+            nz = np.flatnonzero(present)
+            lookup = np.cumsum(present) - 1
+            counts = np.bincount(lookup[pair], weights=weights, minlength=len(nz))
         else:
             codes, uniq = pd.factorize(pair, sort=True)
             counts = np.bincount(codes, weights=weights, minlength=len(uniq))
             nz = np.asarray(uniq, dtype=np.int64)
+        if weights is not None:  # a cell of zero-weight rows only holds no record
+            nz, counts = nz[counts > 0], counts[counts > 0]
         entry_class = nz // m
         indptr = np.zeros(n_classes + 1, dtype=np.int64)
         np.cumsum(np.bincount(entry_class, minlength=n_classes), out=indptr[1:])

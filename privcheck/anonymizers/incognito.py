@@ -34,8 +34,12 @@ from privcheck.anonymizers.problem import (
     NodeEvaluator,
     SearchProblem,
     SearchResult,
+    needed_view,
+    project,
     subset_view,
 )
+from privcheck.classes import ClassTable, count, rollup
+from privcheck.encoding import EncodedTable
 from privcheck.hookspecs import hookimpl
 from privcheck.lattice import Lattice
 
@@ -55,6 +59,7 @@ class Incognito(GeneralizationAnonymizer):
         subset_configs = problem.configs if sound else problem.evaluator.monotone_configs
         satisfied: dict[tuple[int, ...], np.ndarray] = {}
         lattices: dict[tuple[int, ...], Lattice] = {}
+        projections = Projections(problem, subset_configs)
         extra = 0
         for size in range(1, q):
             if not subset_configs:
@@ -66,11 +71,13 @@ class Incognito(GeneralizationAnonymizer):
                 if not cand.any():
                     satisfied[subset] = cand
                     continue
+                root = meet(lat, cand)
                 evaluator = NodeEvaluator(
-                    subset_view(problem.encoded, subset),
+                    projections.view(subset),
                     subset_configs,
                     problem.limit,
-                    lower=meet(lat, cand),
+                    lower=root,
+                    root=projections.table(subset, root),
                 )
                 satisfied[subset] = breadth_first(lat, cand, _predicate(evaluator, sound))
                 extra += evaluator.evaluations
@@ -96,6 +103,48 @@ class Incognito(GeneralizationAnonymizer):
         problem.evaluator.evaluations += extra
         optimum, outcome = problem.optimum(sat)
         return SearchResult(sat, np.ones(lat.size, dtype=bool), optimum, outcome)
+
+
+class Projections:
+    """Frequency sets of attribute subsets at the lattice's lower bound, each projected from the
+    one of a superset (one attribute more), down from the full set's: far fewer classes than
+    records get grouped than counting every subset from the rows."""
+
+    def __init__(self, problem: SearchProblem, configs) -> None:
+        self.width = problem.lattice.width
+        self.lower = problem.lattice.lower
+        self.full = needed_view(problem.encoded, configs)
+        self._views: dict[tuple[int, ...], EncodedTable] = {}
+        self._tables: dict[tuple[int, ...], ClassTable] = {}
+        self._configs = configs
+
+    def view(self, subset: tuple[int, ...]) -> EncodedTable:
+        if subset not in self._views:
+            self._views[subset] = subset_view(self.full, subset)
+        return self._views[subset]
+
+    def table(self, subset: tuple[int, ...], node: tuple[int, ...] | None = None) -> ClassTable:
+        """The class table of ``subset`` at ``node`` (default: the lower bound)."""
+        base = self._base(subset)
+        if node is None or tuple(node) == base.node:
+            return base
+        return rollup(base, tuple(node))
+
+    def _base(self, subset: tuple[int, ...]) -> ClassTable:
+        hit = self._tables.get(subset)
+        if hit is not None:
+            return hit
+        full = tuple(range(self.width))
+        if subset == full:
+            table = count(self.view(full), self.lower, track_records=False)
+        else:
+            extra = min(set(full) - set(subset))
+            parent = tuple(sorted((*subset, extra)))
+            table = project(
+                self._base(parent), [parent.index(j) for j in subset], self.view(subset)
+            )
+        self._tables[subset] = table
+        return table
 
 
 def _predicate(evaluator: NodeEvaluator, sound: bool):

@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from privcheck.classes import ClassTable, SensitiveCounts, count, rollup
+from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, group, rollup
 from privcheck.encoding import EncodedTable
 from privcheck.lattice import Lattice, Node
 from privcheck.metrics.generalization import Metric, node_cost
@@ -40,8 +40,8 @@ from privcheck.models.base import evaluate_models
 from privcheck.plugins import model_registry
 from privcheck.policy import ModelConfig
 
-#: classes over all class tables kept for rolling up (~100 bytes each)
-_CACHE_CLASSES = 1_000_000
+#: classes over all class tables kept for rolling up (~70-100 bytes each)
+_CACHE_CLASSES = 2_000_000
 
 Progress = Callable[[int, int], None]
 
@@ -86,6 +86,32 @@ def subset_view(encoded: EncodedTable, columns: Sequence[int]) -> EncodedTable:
     return replace(encoded, quasi_identifiers=[encoded.quasi_identifiers[j] for j in columns])
 
 
+def project(table: ClassTable, columns: Sequence[int], view: EncodedTable) -> ClassTable:
+    """The class table over some of ``table``'s quasi-identifiers (``view`` is the projected
+    encoded table): classes that agree on those columns merge — the frequency set of an attribute
+    subset, from a superset's instead of from the records."""
+    cols = [table.keys[:, j] for j in columns]
+    node = tuple(table.node[j] for j in columns)
+    cards = [c.cardinality(level) for c, level in zip(view.quasi_identifiers, node, strict=True)]
+    if cols:
+        inverse, n_classes = group(cols, cards)
+    else:
+        inverse, n_classes = np.zeros(table.n_classes, dtype=np.int64), int(table.n_classes > 0)
+    first = first_rows(inverse, n_classes)
+    keys = np.empty((n_classes, len(cols)), dtype=np.int64, order="F")
+    for j, c in enumerate(cols):
+        keys[:, j] = c[first]
+    sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
+    sensitive = {
+        name: SensitiveCounts.from_pairs(
+            inverse[s.entry_class()], s.values, n_classes, s.n_values, weights=s.counts
+        )
+        for name, s in table.sensitive.items()
+        if name in view.sensitive
+    }
+    return ClassTable(view, node, keys, sizes, sensitive)
+
+
 class NodeEvaluator:
     """Evaluates nodes of one encoded table (or projection) under the policy's models."""
 
@@ -95,6 +121,7 @@ class NodeEvaluator:
         configs: Sequence[ModelConfig],
         limit: int,
         lower: Sequence[int] | None = None,
+        root: ClassTable | None = None,
     ) -> None:
         self.encoded = needed_view(encoded, configs)
         self.configs = list(configs)
@@ -109,8 +136,11 @@ class NodeEvaluator:
             c for c, m in zip(self.configs, classes, strict=True) if m.table_dependent
         ]
         self.evaluations = 0
-        root = tuple(lower) if lower is not None else self.encoded.bottom
-        self._root = count(self.encoded, root, track_records=False)
+        if root is None:
+            at = tuple(lower) if lower is not None else self.encoded.bottom
+            root = count(self.encoded, at, track_records=False)
+        self._root = root
+        root = root.node
         # the cache of class tables: slots in parallel arrays, so finding the smallest cached
         # table below a node is one vectorised comparison
         width, cap = len(root), 64
