@@ -82,6 +82,8 @@ class GeneralizationAnonymizer(Anonymizer):
 
     #: whether the search is guaranteed to return the optimum by the policy's metric
     optimal: ClassVar[bool] = True
+    #: whether the search keeps per-node arrays over the whole lattice (bounded in size)
+    exhaustive: ClassVar[bool] = True
 
     def search(self, problem: SearchProblem) -> SearchResult:
         raise NotImplementedError
@@ -104,7 +106,9 @@ class GeneralizationAnonymizer(Anonymizer):
         lower = previous_lower(encoded, previous)
         metric = get_metric(policy.metric)
         search_started = time.perf_counter()
-        problem = SearchProblem(encoded, policy.models, limit, metric, lower, progress)
+        problem = SearchProblem(
+            encoded, policy.models, limit, metric, lower, progress, exhaustive=self.exhaustive
+        )
         result = self.search(problem)
         search_seconds = time.perf_counter() - search_started
         if result.optimum is None:

@@ -21,26 +21,23 @@ class DataFly(GeneralizationAnonymizer):
     summary = "greedy: generalize the attribute with the most distinct values, then suppress"
     pruning = False
     optimal = False
+    exhaustive = False
 
     def search(self, problem: SearchProblem) -> SearchResult:
         lat = problem.lattice
         node = list(lat.bottom)
         path = [tuple(node)]
-        satisfying = np.zeros(lat.size, dtype=bool)
-        resolved = np.zeros(lat.size, dtype=bool)
+        steps = lat.max_height - sum(lat.bottom) + 1
+        none = np.zeros(0, dtype=bool)  # a greedy search knows no node sets
         while True:
-            i = lat.index(node)
             outcome = problem.evaluate(tuple(node))
-            resolved[i] = True
-            problem.progress(int(resolved.sum()))
+            problem.progress(len(path), steps)
             if outcome.satisfied:
-                satisfying[i] = True
-                return SearchResult(
-                    satisfying, resolved, tuple(node), outcome, path=path, exact=False
-                )
+                problem.progress(steps, steps)
+                return SearchResult(none, none, tuple(node), outcome, path=path, exact=False)
             j = most_distinct(problem, tuple(node))
             if j is None:  # every attribute at its top and still failing
-                return SearchResult(satisfying, resolved, None, None, path=path, exact=False)
+                return SearchResult(none, none, None, None, path=path, exact=False)
             node[j] += 1
             path.append(tuple(node))
 

@@ -61,10 +61,13 @@ class Incognito(GeneralizationAnonymizer):
         lattices: dict[tuple[int, ...], Lattice] = {}
         projections = Projections(problem, subset_configs)
         extra = 0
+        steps, step = 2**q, 0  # progress: one step per attribute subset, one for the full set
         for size in range(1, q):
             if not subset_configs:
                 break
             for subset in combinations(range(q), size):
+                step += 1
+                problem.progress(step, steps)
                 lat = Lattice(heights[list(subset)], lower[list(subset)])
                 cand = candidates(subset, lat, satisfied, lattices)
                 lattices[subset] = lat
@@ -88,18 +91,15 @@ class Incognito(GeneralizationAnonymizer):
             if q > 1 and subset_configs
             else np.ones(lat.size, dtype=bool)
         )
-        done = [0]
 
         def verdict(node: tuple[int, ...]) -> bool:
-            outcome = problem.evaluate(node)
-            done[0] += 1
-            problem.progress(done[0])
-            return outcome.satisfied
+            return problem.evaluate(node).satisfied
 
         if sound:
             sat = breadth_first(lat, cand, verdict)
         else:
             sat = exhaustive_with_clean_marking(problem, lat, cand)
+        problem.progress(steps, steps)
         problem.evaluator.evaluations += extra
         optimum, outcome = problem.optimum(sat)
         return SearchResult(sat, np.ones(lat.size, dtype=bool), optimum, outcome)
@@ -213,15 +213,12 @@ def exhaustive_with_clean_marking(
     suppress (they satisfy too); used when "satisfied within the limit" is not monotone."""
     sat = np.zeros(lat.size, dtype=bool)
     clean = np.zeros(lat.size, dtype=bool)
-    done = 0
     for layer in lat.layers:
         for i in layer[cand[layer]]:
             if clean[i]:
                 sat[i] = True
                 continue
             outcome = problem.evaluate(lat.node(i))
-            done += 1
-            problem.progress(done)
             if outcome.satisfied:
                 sat[i] = True
             if outcome.clean:

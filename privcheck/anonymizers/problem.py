@@ -34,12 +34,15 @@ import numpy as np
 
 from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, group, rollup
 from privcheck.encoding import EncodedTable
+from privcheck.errors import PolicyError
 from privcheck.lattice import Lattice, Node
 from privcheck.metrics.generalization import Metric, node_cost
 from privcheck.models.base import evaluate_models
 from privcheck.plugins import model_registry
 from privcheck.policy import ModelConfig
 
+#: lattice nodes an exhaustive search accepts (its per-node arrays are this long)
+MAX_LATTICE = 5_000_000
 #: classes over all class tables kept for rolling up (~70-100 bytes each)
 _CACHE_CLASSES = 2_000_000
 
@@ -270,12 +273,21 @@ class SearchProblem:
         metric: Metric,
         lower: Sequence[int] | None = None,
         progress: Progress | None = None,
+        *,
+        exhaustive: bool = True,
     ) -> None:
         self.encoded = encoded
         self.configs = list(configs)
         self.limit = int(limit)
         self.metric = metric
         self.lattice = Lattice(encoded.heights, lower, encoded.qi_names)
+        if exhaustive and self.lattice.size > MAX_LATTICE:
+            raise PolicyError(
+                f"the generalization lattice has {self.lattice.size:,} nodes (the product of "
+                f"each quasi-identifier's levels: {', '.join(map(str, self.lattice.shape))}), "
+                f"more than the {MAX_LATTICE:,} an exhaustive search handles; use fewer "
+                "quasi-identifiers or hierarchy levels, or the greedy 'datafly'"
+            )
         self.evaluator = NodeEvaluator(encoded, configs, limit, self.lattice.lower)
         self.outcomes: dict[int, NodeOutcome] = {}
         self._progress = progress
@@ -297,9 +309,10 @@ class SearchProblem:
             hit = self.outcomes[i] = self.evaluator.evaluate(node)
         return hit
 
-    def progress(self, done: int) -> None:
+    def progress(self, done: int, total: int | None = None) -> None:
+        """Report search progress: ``done`` of ``total`` steps (default: lattice nodes)."""
         if self._progress is not None:
-            self._progress(int(done), self.lattice.size)
+            self._progress(int(done), int(self.lattice.size if total is None else total))
 
     # ------------------------------------------------------------------ the optimum
     def score(self, node: Node) -> tuple[float, NodeOutcome, np.ndarray | None]:
