@@ -45,8 +45,9 @@ def group(columns: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]
     if space <= max(_DENSE_LIMIT, _DENSE_PER_ROW * n):
         present = np.zeros(space, dtype=bool)
         present[key] = True
-        lookup = np.cumsum(present) - 1
-        return lookup[key], int(lookup[-1] + 1)
+        # int32 running counts: half the memory of int64, and much faster to fill
+        lookup = np.cumsum(present, dtype=np.int32)
+        return lookup[key].astype(np.int64) - 1, int(lookup[-1])
     inverse, uniq = pd.factorize(key, sort=True)
     return inverse.astype(np.int64, copy=False), len(uniq)
 
@@ -101,7 +102,7 @@ class SensitiveCounts:
             present = np.zeros(n_classes * m, dtype=bool)
             present[pair] = True
             nz = np.flatnonzero(present)
-            lookup = np.cumsum(present) - 1
+            lookup = np.cumsum(present, dtype=np.int32) - 1
             counts = np.bincount(lookup[pair], weights=weights, minlength=len(nz))
         else:
             codes, uniq = pd.factorize(pair, sort=True)
