@@ -1,12 +1,14 @@
-"""The ``privcheck`` command: check, anonymize, schema, plugins, demo.
+"""The ``privcheck`` command: check, anonymize, hook, schema, plugins, demo.
 
 Exit codes: 0 every model holds, 1 some model is violated, 2 bad input (one line on stderr naming
-the problem; never a traceback).
+the problem; never a traceback). Global options: ``--verbose`` logs what was computed (timings,
+classes) on stderr; ``--quiet`` silences progress bars and notes.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from enum import StrEnum
 from importlib import resources
@@ -30,9 +32,45 @@ class Format(StrEnum):
     text = "text"
     json = "json"
     html = "html"
+    github = "github"
 
 
 DEFAULT_SCHEMA = Path("schemas/policy.schema.json")
+DEFAULT_VERDICT_SCHEMA = Path("schemas/verdict.schema.json")
+
+
+def configure_logging(verbose: bool) -> None:
+    """``--verbose``: INFO records of the ``privcheck`` loggers on stderr, one line each."""
+    logger = logging.getLogger("privcheck")
+    for handler in list(logger.handlers):
+        if getattr(handler, "_privcheck_cli", False):
+            logger.removeHandler(handler)
+    if not verbose:
+        logger.setLevel(logging.WARNING)
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("privcheck: %(message)s"))
+    handler._privcheck_cli = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+@app.callback()
+def global_options(
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Log what is computed (timings, classes)")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bars or notes on stderr")
+    ] = False,
+) -> None:
+    """Privacy-model compliance checker and anonymizer."""
+    from privcheck import progress
+
+    if verbose and quiet:
+        raise typer.BadParameter("--verbose and --quiet exclude each other")
+    progress.configure(quiet=quiet)
+    configure_logging(verbose)
 
 
 def demo_dir() -> Path:
@@ -48,23 +86,34 @@ def emit(text: str, output: Path | None) -> None:
         from privcheck.io import write_text_atomic
 
         write_text_atomic(output, text)
-        typer.echo(f"wrote {output}", err=True)
+        from privcheck.progress import is_quiet
+
+        if not is_quiet():
+            typer.echo(f"wrote {output}", err=True)
 
 
-def render(report, fmt: Format) -> str:
+def render(report, fmt: Format, source: str | None = None) -> str:
     from privcheck.report import render_html, render_text
 
     if fmt is Format.json:
         return report.to_json() + "\n"
     if fmt is Format.html:
         return render_html(report)
+    if fmt is Format.github:
+        from privcheck.hook import github_annotations
+
+        return github_annotations(report, source)
     return render_text(report)
 
 
 @app.command()
 def check(
-    data: Annotated[Path, typer.Argument(help="CSV/TSV/Parquet file to check")],
-    policy: Annotated[Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")],
+    data: Annotated[
+        Path | None, typer.Argument(help="CSV/TSV/Parquet file to check (or use --graph)")
+    ] = None,
+    policy: Annotated[
+        Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
+    ] = ...,  # type: ignore[assignment]
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format")] = Format.text,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the report here")
@@ -72,6 +121,10 @@ def check(
     max_violators: Annotated[
         int, typer.Option(min=0, help="How many violating classes to list per model")
     ] = 20,
+    graph: Annotated[
+        Path | None,
+        typer.Option("--graph", help="Check a graph instead: edge list (source,target) or GraphML"),
+    ] = None,
     linked_with: Annotated[
         Path | None,
         typer.Option(
@@ -82,15 +135,24 @@ def check(
     ] = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
-    from privcheck.checker import check as run_check
+    if (data is None) == (graph is None):
+        raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
+    if graph is not None:
+        from privcheck.graph.checking import check_graph
 
-    if linked_with is not None:
+        report = check_graph(graph, policy, max_violators=max_violators)
+        source = str(graph)
+    elif linked_with is not None:
         from privcheck.anonymizers.complementary import check_linked
 
         report = check_linked(data, linked_with, policy, max_violators=max_violators)
+        source = f"{data} ⋈ {linked_with}"
     else:
+        from privcheck.checker import check as run_check
+
         report = run_check(data, policy, max_violators=max_violators)
-    emit(render(report, fmt), output)
+        source = str(data)
+    emit(render(report, fmt, source), output)
     raise typer.Exit(0 if report.passed else 1)
 
 
@@ -121,44 +183,73 @@ def anonymize(
     ] = None,
 ) -> None:
     """Anonymize DATA so that every model of the policy holds; write the release atomically."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from privcheck.anonymizers import anonymize as run_anonymize
     from privcheck.io import write_table, write_text_atomic
+    from privcheck.progress import is_quiet, progress
     from privcheck.report import render_anonymization_text
 
-    console = Console(stderr=True)
-    with Progress(
-        TextColumn(f"{algorithm}"), BarColumn(), MofNCompleteColumn(),
-        console=console, transient=True, disable=not console.is_terminal,
-    ) as bar:
-        task = bar.add_task("search", total=None)
-
-        def progress(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
+    with progress(total=None, description=f"{algorithm} search") as bar:
         release, result = run_anonymize(
             data, policy, algorithm, seed=seed, keep_order=keep_order, previous=previous,
-            progress=progress,
+            progress=bar.update,
         )
     write_table(release, output)
     if report is not None:
         write_text_atomic(report, result.to_json() + "\n")
     typer.echo(render_anonymization_text(result), nl=False)
-    typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
+    if not is_quiet():
+        typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
+
+
+@app.command()
+def hook(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Data files to check (default: every file the config matches)"),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", "-c", help="Config mapping globs to policies (privcheck.toml)"),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="text, or github for Actions annotations")
+    ] = "text",
+) -> None:
+    """Check data files against the policies privcheck.toml assigns them (pre-commit, CI)."""
+    from privcheck.hook import run_hook
+
+    if fmt not in ("text", "github"):
+        raise typer.BadParameter(f"--format must be text or github; got {fmt!r}")
+    code = run_hook(list(files or []), config, github=fmt == "github", echo=typer.echo)
+    raise typer.Exit(code)
 
 
 @app.command()
 def schema(
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="Where to write the schema ('-' for stdout)")
-    ] = DEFAULT_SCHEMA,
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Where to write the schema ('-' for stdout; default "
+            "schemas/policy.schema.json, or schemas/verdict.schema.json with --verdict)",
+        ),
+    ] = None,
+    verdict: Annotated[
+        bool, typer.Option("--verdict", help="The catalog Verdict's schema instead")
+    ] = False,
 ) -> None:
-    """Write the policy's JSON Schema (every registered model included)."""
-    from privcheck.policy import policy_json_schema
+    """Write the policy's JSON Schema (every registered model included), or the Verdict's."""
+    if verdict:
+        from privcheck.api import verdict_json_schema
 
-    text = json.dumps(policy_json_schema(), indent=2, ensure_ascii=False) + "\n"
+        data, default = verdict_json_schema(), DEFAULT_VERDICT_SCHEMA
+    else:
+        from privcheck.policy import policy_json_schema
+
+        data, default = policy_json_schema(), DEFAULT_SCHEMA
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    output = default if output is None else output
     emit(text, None if str(output) == "-" else output)
 
 

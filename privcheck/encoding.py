@@ -16,6 +16,7 @@ import pandas as pd
 from privcheck.errors import DataError, PolicyError
 from privcheck.hierarchy import (
     MISSING_LABEL,
+    TOP,
     LevelArrays,
     date_levels,
     identity_levels,
@@ -30,7 +31,6 @@ from privcheck.policy import (
     IntervalsHierarchy,
     MaskingHierarchy,
     Policy,
-    Role,
     TableHierarchy,
     load_policy,
 )
@@ -141,6 +141,32 @@ def _resolve(name: str, attr: Attribute, uniques: np.ndarray, policy: Policy) ->
     raise PolicyError(f"unsupported hierarchy type for {name!r}")  # pragma: no cover
 
 
+def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) -> EncodedColumn:
+    """A quasi-identifier grouped as it stands (a check of a possibly generalized release).
+
+    A value may be a label of any level of its table hierarchy, or the suppression mark '*';
+    one that appears nowhere in the hierarchy is still an input error. Generated hierarchies
+    (intervals, masking, dates) only group.
+    """
+    codes, uniques, n_missing = _factorize(column, name, policy.missing)
+    labels = _string_labels(uniques)
+    if isinstance(attr.hierarchy, TableHierarchy):
+        tree = _resolve(name, attr, uniques, policy)  # also validates the hierarchy itself
+        known = pd.Index(np.concatenate([*tree.labels, [TOP]]).astype(str)).unique()
+        absent = np.flatnonzero(known.get_indexer(labels) < 0)
+        if len(absent):
+            more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
+            raise DataError(
+                f"value {uniques[absent[0]]!r} of column {name!r} is not in its hierarchy at any "
+                f"level{more}; add a row for it to the hierarchy"
+            )
+    levels = identity_levels(labels)
+    if n_missing:
+        levels = levels.with_missing()
+        codes = np.where(codes < 0, len(levels.ground) - 1, codes)
+    return EncodedColumn(name, codes.astype(CODE_DTYPE), levels, False)
+
+
 def encode_column(
     column: pd.Series, name: str, attr: Attribute, policy: Policy
 ) -> EncodedColumn:
@@ -151,11 +177,6 @@ def encode_column(
         # map each distinct data value to its row of the hierarchy table
         position = pd.Index(levels.ground.astype(str)).get_indexer(_string_labels(uniques))
         absent = np.flatnonzero(position < 0)
-        if len(absent) and attr.role is Role.quasi_identifier and _generalized(
-            levels, _string_labels(uniques)
-        ):
-            # an already generalized release: group its values as they stand
-            return encode_column(column, name, attr.model_copy(update={"hierarchy": None}), policy)
         if len(absent):
             value = uniques[absent[0]]
             more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
@@ -169,15 +190,6 @@ def encode_column(
         levels = levels.with_missing()
         codes = np.where(codes < 0, len(levels.ground) - 1, codes)
     return EncodedColumn(name, codes.astype(CODE_DTYPE), levels, attr.hierarchy is not None)
-
-
-def _generalized(levels: LevelArrays, values: np.ndarray) -> bool:
-    """Whether every value is a label of some level of the hierarchy (a generalized release,
-    e.g. '0213*', or '*' for a suppressed record)."""
-    labels = set()
-    for level_labels in levels.labels:
-        labels.update(str(v) for v in level_labels)
-    return all(str(v) in labels for v in values)
 
 
 def _sensitive_rank(col: EncodedColumn, attr: Attribute) -> np.ndarray:
@@ -196,9 +208,17 @@ def _sensitive_rank(col: EncodedColumn, attr: Attribute) -> np.ndarray:
 
 
 def encode(
-    data: pd.DataFrame, policy: Policy | dict | str, *, weight_column: str | None = None
+    data: pd.DataFrame,
+    policy: Policy | dict | str,
+    *,
+    weight_column: str | None = None,
+    as_released: bool = False,
 ) -> EncodedTable:
     """Validate ``data`` against ``policy`` and encode it to integer codes.
+
+    ``as_released`` (what a check uses) groups quasi-identifiers as they stand, so an already
+    generalized release can be checked against the policy it was made under; anonymizers encode
+    the ground values against the full hierarchies (the default).
 
     ``weight_column`` names a column of record counts when each row of ``data`` stands for
     several identical records — the group-by result an external engine (Spark, DuckDB …) sends
@@ -214,9 +234,8 @@ def encode(
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"
         )
-    qis = [
-        encode_column(data[n], n, policy.attributes[n], policy) for n in policy.quasi_identifiers
-    ]
+    qi_encoder = _as_released if as_released else encode_column
+    qis = [qi_encoder(data[n], n, policy.attributes[n], policy) for n in policy.quasi_identifiers]
     sensitive, ranks = {}, {}
     for n in policy.sensitive_attributes:
         col = encode_column(data[n], n, policy.attributes[n], policy)

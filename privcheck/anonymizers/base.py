@@ -21,7 +21,7 @@ from privcheck.classes import count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
 from privcheck.metrics.generalization import all_metrics, get_metric
-from privcheck.models.base import evaluate_models
+from privcheck.models.base import evaluate_models, table_models
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport
@@ -106,8 +106,9 @@ class GeneralizationAnonymizer(Anonymizer):
         lower = previous_lower(encoded, previous)
         metric = get_metric(policy.metric)
         search_started = time.perf_counter()
+        configs = table_models(policy.models)  # graph models have nothing to say here
         problem = SearchProblem(
-            encoded, policy.models, limit, metric, lower, progress, exhaustive=self.exhaustive
+            encoded, configs, limit, metric, lower, progress, exhaustive=self.exhaustive
         )
         result = self.search(problem)
         search_seconds = time.perf_counter() - search_started
@@ -198,7 +199,7 @@ def nothing_satisfies(
     """Why no node satisfies the policy: a model the whole table (the top node) violates, or
     the suppression limit."""
     top = count(encoded, encoded.top, track_records=False)
-    for ev in evaluate_models(top, policy.models):
+    for ev in evaluate_models(top, table_models(policy.models)):
         if not ev.passed and top.n_classes == 1:
             return (
                 f"no generalization satisfies {ev.config.model} ({_params(ev.config)}): even "

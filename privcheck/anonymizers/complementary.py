@@ -104,7 +104,7 @@ def check_linked(release: Any, other: Any, policy, *, max_violators: int = 20):
 
     policy = load_policy(policy)
     joined = link_releases(read_table(release), read_table(other), policy)
-    rpolicy = release_policy(policy)
+    rpolicy = release_policy(policy, keep_hierarchies=False)
     names = [str(x) if not isinstance(x, pd.DataFrame) else "release" for x in (release, other)]
     return check_table(
         count(encode(joined, rpolicy)),

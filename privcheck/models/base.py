@@ -59,6 +59,8 @@ class PrivacyModel:
     name: ClassVar[str]
     config: ClassVar[type[ModelConfig]]
     summary: ClassVar[str] = ""
+    #: what the model is checked on: "table" (a class table) or "graph"
+    target: ClassVar[str] = "table"
     monotone: ClassVar[bool] = True
     #: Whether a class's verdict depends on the whole table, not only on the class (t-closeness
     #: compares each class with the table's distribution): suppressing some classes can then
@@ -81,3 +83,9 @@ def evaluate_models(table: ClassTable, configs: Sequence[ModelConfig]) -> list[E
     """Evaluate every model of a policy on one class table."""
     registry = model_registry()
     return [registry[c.model].evaluate(table, c) for c in configs]
+
+
+def table_models(configs: Sequence[ModelConfig]) -> list[ModelConfig]:
+    """The configs whose model checks tables (graph models are checked by privcheck.graph)."""
+    registry = model_registry()
+    return [c for c in configs if registry[c.model].target == "table"]

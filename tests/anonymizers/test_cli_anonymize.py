@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 import yaml
-from conftest import ROOT, race_zip_policy
+from anon_helpers import ROOT, race_zip_policy
 
 from tests.conftest import EXAMPLES, run_cli
 

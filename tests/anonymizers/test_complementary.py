@@ -8,7 +8,7 @@ generalizations of the first ("--previous") joins back into the first release's 
 from __future__ import annotations
 
 import pytest
-from conftest import race_zip_policy
+from anon_helpers import race_zip_policy
 
 from privcheck.anonymizers import anonymize
 from privcheck.anonymizers.complementary import check_linked, link_releases, previous_node

@@ -7,8 +7,8 @@ from typing import Literal
 
 import numpy as np
 import pytest
-from bruteforce import all_verdicts, best_by_prec, minimal_brute
-from conftest import race_zip_policy, random_table
+from anon_helpers import race_zip_policy, random_table
+from anon_oracle import all_verdicts, best_by_prec, minimal_brute
 from test_mingen import MODELS
 
 from privcheck.anonymizers import anonymize

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bruteforce import all_verdicts, best_by_prec, minimal_brute
-from conftest import race_zip_policy, random_table
+from anon_helpers import race_zip_policy, random_table
+from anon_oracle import all_verdicts, best_by_prec, minimal_brute
 
 from privcheck.anonymizers import anonymize
 from privcheck.encoding import encode

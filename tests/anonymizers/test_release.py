@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import race_zip_policy, random_table
+from anon_helpers import race_zip_policy, random_table
 
 import privcheck
 from privcheck.anonymizers import anonymize

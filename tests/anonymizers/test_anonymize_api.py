@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import race_zip_policy
+from anon_helpers import race_zip_policy
 
 from privcheck.anonymizers import anonymize
 from privcheck.anonymizers.base import GeneralizationAnonymizer
