@@ -1,4 +1,4 @@
-"""The ``privcheck`` command: check, hook, schema, plugins, demo.
+"""The ``privcheck`` command: check, anonymize, hook, schema, plugins, demo.
 
 Exit codes: 0 every model holds, 1 some model is violated, 2 bad input (one line on stderr naming
 the problem; never a traceback). Global options: ``--verbose`` logs what was computed (timings,
@@ -125,6 +125,14 @@ def check(
         Path | None,
         typer.Option("--graph", help="Check a graph instead: edge list (source,target) or GraphML"),
     ] = None,
+    linked_with: Annotated[
+        Path | None,
+        typer.Option(
+            "--linked-with",
+            help="Another release of the same records: check the classes an intruder gets by "
+            "pairing the two releases' rows and intersecting their classes",
+        ),
+    ] = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
     if (data is None) == (graph is None):
@@ -134,6 +142,11 @@ def check(
 
         report = check_graph(graph, policy, max_violators=max_violators)
         source = str(graph)
+    elif linked_with is not None:
+        from privcheck.anonymizers.complementary import check_linked
+
+        report = check_linked(data, linked_with, policy, max_violators=max_violators)
+        source = f"{data} ⋈ {linked_with}"
     else:
         from privcheck.checker import check as run_check
 
@@ -141,6 +154,51 @@ def check(
         source = str(data)
     emit(render(report, fmt, source), output)
     raise typer.Exit(0 if report.passed else 1)
+
+
+@app.command()
+def anonymize(
+    data: Annotated[Path, typer.Argument(help="CSV/TSV/Parquet file to anonymize")],
+    policy: Annotated[Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Where to write the release (.csv/.parquet)")
+    ],
+    algorithm: Annotated[
+        str, typer.Option("--algorithm", "-a", help="incognito, mingen, datafly, or a plugin's")
+    ] = "incognito",
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write the anonymization report (JSON)")
+    ] = None,
+    keep_order: Annotated[
+        bool, typer.Option("--keep-order", help="Keep the input's row order (default: shuffle)")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the row shuffle")] = 0,
+    previous: Annotated[
+        Path | None,
+        typer.Option(
+            "--previous",
+            help="Report of an earlier release of the same table: only generalizations of its "
+            "node are allowed, so the two releases cannot be combined into finer classes",
+        ),
+    ] = None,
+) -> None:
+    """Anonymize DATA so that every model of the policy holds; write the release atomically."""
+    from privcheck.anonymizers import anonymize as run_anonymize
+    from privcheck.io import write_table, write_text_atomic
+    from privcheck.progress import is_quiet, progress
+    from privcheck.report import render_anonymization_text
+
+    with progress(total=None, description=f"{algorithm} search") as bar:
+        release, result = run_anonymize(
+            data, policy, algorithm, seed=seed, keep_order=keep_order, previous=previous,
+            progress=bar.update,
+        )
+    write_table(release, output)
+    if report is not None:
+        write_text_atomic(report, result.to_json() + "\n")
+    typer.echo(render_anonymization_text(result), nl=False)
+    if not is_quiet():
+        typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
 
 
 @app.command()
@@ -214,14 +272,29 @@ def plugins() -> None:
 @app.command()
 def demo() -> None:
     """Run privcheck on the embedded Adult data (30,162 records, ARX hierarchies)."""
+    from privcheck.anonymizers import anonymize as run_anonymize
+    from privcheck.anonymizers.release import release_policy
     from privcheck.checker import check as run_check
-    from privcheck.report import render_text
+    from privcheck.io import read_table
+    from privcheck.policy import load_policy
+    from privcheck.report import render_anonymization_text, render_text
 
     folder = demo_dir()
     typer.echo(f"Adult census data and ARX hierarchies from {folder}\n")
-    report = run_check(folder / "adult.csv", folder / "policy.yaml")
+    data = read_table(folder / "adult.csv")
+    policy = load_policy(folder / "policy.yaml")
+    report = run_check(data, policy)
     report.source = "adult.csv"
+    typer.echo("1. check the original data")
     typer.echo(render_text(report))
+    typer.echo("2. anonymize it (incognito: all satisfying generalizations, the most precise wins)")
+    release, result = run_anonymize(data, policy, "incognito")
+    result.source = "adult.csv"
+    typer.echo(render_anonymization_text(result))
+    typer.echo("3. check the release")
+    after = run_check(release, release_policy(policy))
+    after.source = "release"
+    typer.echo(render_text(after))
 
 
 def main() -> None:

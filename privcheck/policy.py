@@ -196,6 +196,16 @@ class Policy(_Strict):
     suppression_limit: float = Field(
         0.0, ge=0.0, le=1.0, description="Fraction of records an anonymizer may suppress"
     )
+    metric: Literal["prec", "discernibility", "aecs", "height", "loss"] = Field(
+        "prec",
+        description="Information-loss metric the generalization anonymizers minimise: Sweeney's "
+        "precision, discernibility, average class size, generalization height or ARX's loss",
+    )
+    suppressed_records: Literal["remove", "star"] = Field(
+        "remove",
+        description="How an anonymizer releases suppressed records: left out, or kept with every "
+        "quasi-identifier written as '*'",
+    )
     missing: Literal["error", "own_class"] = Field(
         "error",
         description="Missing values in quasi-identifiers / sensitive attributes: an input error, "

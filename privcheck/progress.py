@@ -50,6 +50,12 @@ class Bar:
         if self._progress is not None:
             self._progress.advance(self._task, n)
 
+    def update(self, completed: float, total: float | None = None) -> None:
+        """Set the position (and the total, when a search learns it as it goes)."""
+        self.completed = completed
+        if self._progress is not None:
+            self._progress.update(self._task, completed=completed, total=total)
+
     def describe(self, description: str) -> None:
         if self._progress is not None:
             self._progress.update(self._task, description=description)

@@ -153,6 +153,83 @@ def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
     return None
 
 
+class AnonymizationReport(BaseModel):
+    """What an anonymizer did, published with the release (the transparency principle: the
+    algorithm and its parameters are not secret). ``n_kept + n_suppressed = n_records``."""
+
+    kind: Literal["anonymization"] = "anonymization"
+    algorithm: str
+    parameters: dict[str, Any] = Field(description="Algorithm parameters, models, limits, seed")
+    quasi_identifiers: list[str]
+    node: dict[str, int] | None = Field(
+        None, description="Chosen generalization level per quasi-identifier"
+    )
+    n_records: int = Field(description="Records in the input")
+    n_kept: int = Field(description="Records released with their (generalized) values")
+    n_suppressed: int = Field(description="Records suppressed (left out, or written as '*')")
+    n_released_rows: int = Field(description="Rows in the release")
+    removed_columns: list[str] = Field(
+        default_factory=list, description="Identifiers and columns the policy does not list"
+    )
+    metric: str | None = Field(None, description="The metric the search optimised")
+    metrics: dict[str, float] = Field(default_factory=dict)
+    nodes_evaluated: int | None = None
+    lattice_size: int | None = None
+    satisfying_nodes: int | None = Field(
+        None, description="Lattice nodes that satisfy the policy (exhaustive searches)"
+    )
+    minimal_nodes: list[dict[str, int]] | None = Field(
+        None, description="The minimal satisfying nodes (k-minimal generalizations)"
+    )
+    path: list[dict[str, int]] | None = Field(None, description="Greedy searches' steps")
+    check: Report = Field(description="The release re-checked by the checkers")
+    source: str | None = None
+    privcheck_version: str = __version__
+    search_seconds: float | None = None
+    elapsed_seconds: float | None = None
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2)
+
+
+def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> str:
+    """A readable summary of an anonymization: the node, what was suppressed, the metrics."""
+    from rich.console import Console
+    from rich.table import Table
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None, force_terminal=False)
+    src = f" {report.source}" if report.source else ""
+    console.print(
+        f"privcheck anonymize{src}: {report.algorithm} — released {report.n_kept} of "
+        f"{report.n_records} records, suppressed {report.n_suppressed}"
+    )
+    if report.node is not None:
+        levels = ", ".join(f"{k}={v}" for k, v in report.node.items())
+        console.print(f"generalization levels: {levels}")
+    if report.nodes_evaluated is not None:
+        console.print(
+            f"nodes evaluated: {report.nodes_evaluated} of {report.lattice_size}"
+            + (
+                f"; satisfying: {report.satisfying_nodes}"
+                if report.satisfying_nodes is not None
+                else ""
+            )
+            + (f"; time {report.elapsed_seconds:.3f} s" if report.elapsed_seconds else "")
+        )
+    table = Table(show_edge=False)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for name, value in report.metrics.items():
+        mark = " (optimised)" if name == report.metric else ""
+        table.add_row(name + mark, _fmt(value))
+    console.print(table)
+    verdict = "passes" if report.check.passed else "FAILS"
+    achieved = "; ".join(f"{m.model} {_fmt(m.value)}" for m in report.check.models)
+    console.print(f"re-check of the release: {verdict} ({achieved})")
+    return buf.getvalue()
+
+
 def _fmt(value: float | None) -> str:
     if value is None:
         return "∞"

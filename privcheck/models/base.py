@@ -62,6 +62,17 @@ class PrivacyModel:
     #: what the model is checked on: "table" (a class table) or "graph"
     target: ClassVar[str] = "table"
     monotone: ClassVar[bool] = True
+    #: Whether a class's verdict depends on the whole table, not only on the class (t-closeness
+    #: compares each class with the table's distribution): suppressing some classes can then
+    #: change the verdict on the others, and anonymizers re-evaluate after suppressing.
+    table_dependent: ClassVar[bool] = False
+
+    @classmethod
+    def monotone_with_suppression(cls, config: ModelConfig) -> bool:
+        """Whether the records of violating classes can only become fewer as a node is
+        generalized (k-anonymity, distinct l-diversity): then "satisfied within a suppression
+        limit" is itself monotone and a search may prune with it. False unless a model says so."""
+        return False
 
     @classmethod
     def evaluate(cls, table: ClassTable, config: ModelConfig) -> Evaluation:
