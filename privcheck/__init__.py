@@ -6,6 +6,7 @@
 
 __version__ = "0.1.0"
 
+from privcheck.anonymizers.api import anonymize
 from privcheck.checker import check
 from privcheck.errors import DataError, PolicyError, PrivcheckError
 from privcheck.hookspecs import hookimpl
@@ -13,6 +14,7 @@ from privcheck.policy import Policy, load_policy
 from privcheck.report import Report
 
 __all__ = [
+    "anonymize",
     "DataError",
     "Policy",
     "PolicyError",

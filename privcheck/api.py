@@ -12,12 +12,10 @@ Verdict into a catalog's own assertion/test-result payload live in ``privcheck.c
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Literal
 
 import pandas as pd
@@ -160,47 +158,6 @@ def verdict_json_schema() -> dict[str, Any]:
 # --------------------------------------------------------------------------- remediation
 
 
-def _anonymizer() -> Callable[..., Any]:
-    """The installed anonymizer call, looked up when needed (the core does not depend on it).
-
-    Looks for ``privcheck.anonymize`` (a function, or a module holding one), then
-    ``privcheck.anonymizers.anonymize``.
-    """
-    import privcheck
-
-    found: Any = getattr(privcheck, "anonymize", None)
-    for module in ("privcheck.anonymize", "privcheck.anonymizers"):
-        if callable(found):
-            break
-        if isinstance(found, ModuleType):
-            found = getattr(found, "anonymize", None)
-            continue
-        try:
-            found = getattr(importlib.import_module(module), "anonymize", None)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-    if not callable(found):
-        raise PolicyError(
-            "no anonymizer installed: this privcheck has no privcheck.anonymize; install a "
-            "privcheck with anonymizers, or use evaluate() to check only"
-        )
-    return found
-
-
-def _release_of(result: Any) -> pd.DataFrame:
-    """The released table from whatever the anonymizer returns (frame, tuple or result object)."""
-    if isinstance(result, pd.DataFrame):
-        return result
-    if isinstance(result, tuple) and result and isinstance(result[0], pd.DataFrame):
-        return result[0]
-    for attr in ("release", "data", "frame"):
-        value = getattr(result, attr, None)
-        if isinstance(value, pd.DataFrame):
-            return value
-    raise PolicyError(f"the anonymizer returned {type(result).__name__}, not a released table")
-
-
 def remediate(
     dataset: pd.DataFrame | str | Path,
     policy: Policy | dict | str | Path,
@@ -215,26 +172,14 @@ def remediate(
     The Verdict comes from an independent check of the release (not from the anonymizer's own
     bookkeeping), so what the catalog records is what the released rows satisfy.
     """
+    from privcheck.anonymizers.api import anonymize
+    from privcheck.anonymizers.release import release_policy
+
     policy = load_policy(policy)
-    anonymize = _anonymizer()
-    release = _release_of(anonymize(dataset, policy, algorithm=algorithm, **options))
+    release, _ = anonymize(dataset, policy, algorithm=algorithm, **options)
     report = check(release, release_policy(policy), details=False)
     name = name or _dataset_name(dataset, None)
     return release, verdict_from_report(report, policy, name, policy_version)
-
-
-def release_policy(policy: Policy) -> Policy:
-    """The policy a *release* is checked under: quasi-identifiers grouped as released.
-
-    A released table holds generalized labels ("30-39", "*"), not the hierarchies' ground values,
-    so its quasi-identifiers are grouped as they stand; sensitive attributes keep their
-    hierarchies (hierarchical t-closeness needs them) because anonymizers do not rewrite them.
-    """
-    data = policy.model_dump(mode="json", exclude_none=True)
-    for attr in data["attributes"].values():
-        if attr["role"] == Role.quasi_identifier.value:
-            attr.pop("hierarchy", None)
-    return parse_policy(data, base_dir=policy.base_dir)
 
 
 # --------------------------------------------------------------------------- tags → policy

@@ -134,6 +134,46 @@ def test_adult_k5_fails_raw_and_passes_generalized(context, adult, generalized):
     assert l_ok.result["observed_value"] == generalized.groupby(QIS)["salary-class"].nunique().min()
 
 
+def test_suite_fails_raw_adult_and_passes_the_privcheck_anonymize_release(context, adult, tmp_path):
+    """The issue's acceptance test: GX fails Adult for k = 5, and passes the release that
+    `privcheck anonymize` wrote, in the same test, through GX's own API."""
+    out = tmp_path / "release.csv"
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "privcheck.cli",
+            "anonymize",
+            str(ADULT / "adult.csv"),
+            "-p",
+            str(ADULT / "policy.yaml"),
+            "-a",
+            "incognito",
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert res.returncode == 0, res.stderr
+    release = pd.read_csv(out, dtype=str, keep_default_na=False)
+    cp = checkpoint(
+        context,
+        "anonymized",
+        [
+            pg.ExpectTableToBeKAnonymous(quasi_identifiers=QIS, k=5),
+            pg.ExpectTableToSatisfyPrivacyPolicy(policy=str(ADULT / "policy.yaml")),
+        ],
+    )
+    assert cp.run(batch_parameters={"dataframe": adult}).success is False
+    run = cp.run(batch_parameters={"dataframe": release})
+    k_res, policy_res = results(run)
+    assert run.success is True, [r.result for r in results(run)]
+    assert k_res.result["observed_value"] == class_sizes(release, QIS).min() >= 5
+    assert policy_res.success is True
+
+
 def emd_lp(p: np.ndarray, q: np.ndarray, ground: np.ndarray) -> float:
     """Earth mover's distance as the transport LP (scipy), the definition itself."""
     from scipy.optimize import linprog
