@@ -158,14 +158,22 @@ def check(
 
 @app.command()
 def anonymize(
-    data: Annotated[Path, typer.Argument(help="CSV/TSV/Parquet file to anonymize")],
-    policy: Annotated[Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")],
+    data: Annotated[
+        Path | None, typer.Argument(help="CSV/TSV/Parquet file to anonymize (or use --graph)")
+    ] = None,
+    policy: Annotated[
+        Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
+    ] = ...,  # type: ignore[assignment]
     output: Annotated[
         Path, typer.Option("--output", "-o", help="Where to write the release (.csv/.parquet)")
-    ],
+    ] = ...,  # type: ignore[assignment]
     algorithm: Annotated[
         str, typer.Option("--algorithm", "-a", help="incognito, mingen, datafly, or a plugin's")
     ] = "incognito",
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", help="Algorithm parameter key=value (repeatable)"),
+    ] = None,
     report: Annotated[
         Path | None, typer.Option("--report", help="Write the anonymization report (JSON)")
     ] = None,
@@ -181,22 +189,39 @@ def anonymize(
             "node are allowed, so the two releases cannot be combined into finer classes",
         ),
     ] = None,
+    graph: Annotated[
+        Path | None,
+        typer.Option("--graph", help="Anonymize a graph (edge list or GraphML) for k-degree"),
+    ] = None,
 ) -> None:
     """Anonymize DATA so that every model of the policy holds; write the release atomically."""
-    from privcheck.anonymizers import anonymize as run_anonymize
-    from privcheck.io import write_table, write_text_atomic
+    from privcheck.io import write_text_atomic
+    from privcheck.params import parse_params
     from privcheck.progress import is_quiet, progress
-    from privcheck.report import render_anonymization_text
 
-    with progress(total=None, description=f"{algorithm} search") as bar:
-        release, result = run_anonymize(
-            data, policy, algorithm, seed=seed, keep_order=keep_order, previous=previous,
-            progress=bar.update,
-        )
-    write_table(release, output)
+    if (data is None) == (graph is None):
+        raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
+    params = parse_params(param)
+    if graph is not None:
+        from privcheck.graph.policy_anonymize import anonymize_graph_file
+
+        result = anonymize_graph_file(graph, policy, output, seed=seed, **params)
+        text = result.summary()
+    else:
+        from privcheck.anonymizers import anonymize as run_anonymize
+        from privcheck.io import write_table
+        from privcheck.report import render_anonymization_text
+
+        with progress(total=None, description=f"{algorithm} search") as bar:
+            release, result = run_anonymize(
+                data, policy, algorithm, seed=seed, keep_order=keep_order, previous=previous,
+                progress=bar.update, **params,
+            )
+        write_table(release, output)
+        text = render_anonymization_text(result)
     if report is not None:
         write_text_atomic(report, result.to_json() + "\n")
-    typer.echo(render_anonymization_text(result), nl=False)
+    typer.echo(text, nl=not text.endswith("\n"))
     if not is_quiet():
         typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
 

@@ -70,3 +70,28 @@ def test_graph_model_on_a_table_is_refused(cli, tmp_path):
 def test_graph_and_table_together_is_a_usage_error(cli, tmp_path):
     res = cli("check", tmp_path / "t.csv", "--graph", tmp_path / "e.csv", "-p", tmp_path / "p")
     assert res.returncode == 2
+
+
+def test_cli_graph_anonymize_writes_a_passing_supergraph(cli, tmp_path):
+    g = nx.barabasi_albert_graph(200, 2, seed=7)
+    edges = edge_csv(g, tmp_path / "edges.csv")
+    pol = tmp_path / "p.json"
+    pol.write_text(json.dumps({"attributes": {}, "models": [{"model": "k-degree", "k": 4}]}))
+    out, rep = tmp_path / "anon.csv", tmp_path / "report.json"
+    res = cli("anonymize", "--graph", edges, "-p", pol, "-o", out, "--report", rep)
+    assert res.returncode == 0, res.stderr
+    released = pd.read_csv(out, dtype=str)
+    h = nx.from_pandas_edgelist(released, "source", "target")
+    assert {frozenset(map(str, e)) for e in g.edges()} <= {frozenset(e) for e in h.edges()}
+    assert min(Counter(d for _, d in h.degree()).values()) >= 4
+    report = json.loads(rep.read_text())
+    assert report["check"]["passed"] and report["anonymization"]["edges_removed"] == 0
+    assert cli("check", "--graph", out, "-p", pol).returncode == 0
+
+
+def test_graph_anonymize_refuses_k_neighbourhood(tmp_path):
+    from privcheck.graph.policy_anonymize import anonymize_graph_file
+
+    edges = edge_csv(nx.path_graph(6), tmp_path / "e.csv")
+    with pytest.raises(PolicyError, match="k-degree anonymity only"):
+        anonymize_graph_file(edges, POLICY, tmp_path / "o.csv")
