@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from privcheck.classes import ClassTable, count
 from privcheck.encoding import encode
+from privcheck.engines import WEIGHT, aggregate
+from privcheck.engines import check_policy as engine_check_policy
 from privcheck.io import read_table
 from privcheck.models.base import Evaluation, evaluate_models
 from privcheck.policy import Policy, load_policy
@@ -73,16 +76,27 @@ def check_table(
 
 
 def check(
-    data: pd.DataFrame | str | Path,
+    data: pd.DataFrame | str | Path | Any,
     policy: Policy | dict | str | Path,
     *,
     max_violators: int = MAX_VIOLATORS,
+    max_groups: int | None = None,
 ) -> Report:
-    """Check a table against a policy: does every model hold, and who violates it?"""
+    """Check a table against a policy: does every model hold, and who violates it?
+
+    ``data`` is a pandas DataFrame or a file (the in-process path), or a polars, pyarrow, DuckDB
+    or PySpark frame, whose group-by runs in its own engine (see ``privcheck.engines``; at most
+    ``max_groups`` combinations come back, and violators list no record numbers).
+    """
     started = time.perf_counter()
     policy = load_policy(policy)
-    source = None if isinstance(data, pd.DataFrame) else str(data)
-    table = count(encode(read_table(data), policy))
+    source = str(data) if isinstance(data, str | Path) else None
+    agg = aggregate(data, policy, max_groups=max_groups)
+    if agg is not None:
+        encoded = encode(agg, engine_check_policy(policy), weight_column=WEIGHT)
+    else:
+        encoded = encode(read_table(data), policy)
+    table = count(encoded)
     report = check_table(table, policy, source, max_violators)
     report.elapsed_seconds = round(time.perf_counter() - started, 4)
     return report

@@ -32,6 +32,13 @@ class Format(StrEnum):
     html = "html"
 
 
+class Engine(StrEnum):
+    pandas = "pandas"
+    polars = "polars"
+    duckdb = "duckdb"
+    spark = "spark"
+
+
 DEFAULT_SCHEMA = Path("schemas/policy.schema.json")
 
 
@@ -63,7 +70,9 @@ def render(report, fmt: Format) -> str:
 
 @app.command()
 def check(
-    data: Annotated[Path, typer.Argument(help="CSV/TSV/Parquet file to check")],
+    data: Annotated[
+        str, typer.Argument(help="CSV/TSV/Parquet file to check (folder or glob: other engines)")
+    ],
     policy: Annotated[Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")],
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format")] = Format.text,
     output: Annotated[
@@ -72,11 +81,28 @@ def check(
     max_violators: Annotated[
         int, typer.Option(min=0, help="How many violating classes to list per model")
     ] = 20,
+    engine: Annotated[
+        Engine, typer.Option(help="Where the group-by runs (DATA may be a folder or glob)")
+    ] = Engine.pandas,
+    spark_master: Annotated[
+        str, typer.Option(help="Spark master for --engine spark (an active session wins)")
+    ] = "local[*]",
+    max_groups: Annotated[
+        int | None,
+        typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
+    ] = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
     from privcheck.checker import check as run_check
 
-    report = run_check(data, policy, max_violators=max_violators)
+    if engine is not Engine.pandas:
+        from privcheck.engines.readers import open_frame
+
+        frame = open_frame(data, engine.value, spark_master)
+        report = run_check(frame, policy, max_violators=max_violators, max_groups=max_groups)
+        report.source = str(data)
+    else:
+        report = run_check(data, policy, max_violators=max_violators, max_groups=max_groups)
     emit(render(report, fmt), output)
     raise typer.Exit(0 if report.passed else 1)
 
