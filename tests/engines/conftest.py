@@ -20,16 +20,13 @@ def _table(name: str) -> dict:
     return {"type": "table", "path": str(HIER / f"{name}.csv")}
 
 
+ADULT_QIS = ("age", "sex", "race", "marital-status", "education", "native-country", "workclass")
+
 #: every built-in model and variant on Adult: k, three l-diversity variants, t with the three
 #: ground distances (hierarchical over ARX's occupation hierarchy)
 ADULT_ALL_MODELS = {
     "attributes": {
-        **{
-            qi: {"role": "quasi_identifier", "hierarchy": _table(qi)}
-            for qi in (
-                "age", "sex", "race", "marital-status", "education", "native-country", "workclass"
-            )
-        },
+        **{qi: {"role": "quasi_identifier", "hierarchy": _table(qi)} for qi in ADULT_QIS},
         "occupation": {"role": "sensitive", "hierarchy": _table("occupation")},
         "salary-class": {"role": "sensitive", "hierarchy": _table("salary-class")},
     },

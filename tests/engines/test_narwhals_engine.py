@@ -122,7 +122,11 @@ def test_missing_own_class_same_as_pandas(to_engine):
 def test_nan_and_null_are_one_missing_class():
     """polars keeps NaN and null apart; pandas sees both as missing: so must the check."""
     frame = pl.DataFrame(
-        {"zip": ["a", "a", "a", "a"], "age": [1.0, float("nan"), None, 1.0], "disease": list("xyxy")}
+        {
+            "zip": ["a", "a", "a", "a"],
+            "age": [1.0, float("nan"), None, 1.0],
+            "disease": list("xyxy"),
+        }
     )
     policy = {**MISSING_POLICY, "missing": "own_class"}
     got = check(frame, policy, max_violators=100)
