@@ -43,6 +43,12 @@ def to_narwhals(frame: Any):
         ) from None
 
 
+def _engine_error(frame: Any, exc: Exception) -> DataError:
+    """An engine's exception as one line naming the engine (the CLI's exit code 2)."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return DataError(f"the {engine_of(frame)} engine failed: {first}")
+
+
 def group_counts(frame: Any, policy: Policy, limit: int) -> pd.DataFrame:
     """Record counts per distinct key combination, computed in the engine, as pandas.
 
@@ -50,7 +56,11 @@ def group_counts(frame: Any, policy: Policy, limit: int) -> pd.DataFrame:
     """
     nw = _narwhals()
     nf = to_narwhals(frame)
-    check_columns(list(nf.collect_schema().names()), policy)
+    try:
+        names = list(nf.collect_schema().names())
+    except Exception as exc:  # a lazy scan reads the file's footer here
+        raise _engine_error(frame, exc) from exc
+    check_columns(names, policy)
     keys = key_columns(policy)
     if keys:
         agg = nf.group_by(keys, drop_null_keys=False).agg(nw.len().alias(WEIGHT))
@@ -63,8 +73,7 @@ def group_counts(frame: Any, policy: Policy, limit: int) -> pd.DataFrame:
             agg = agg.collect()
         out = agg.to_pandas()
     except Exception as exc:  # the engine's own failure (unreadable file, lost executor …)
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DataError(f"the {engine_of(frame)} engine failed: {first}") from exc
+        raise _engine_error(frame, exc) from exc
     if limit and len(out) > limit:
         raise DataError(
             f"the {engine_of(frame)} frame has more than {limit:,} distinct combinations of "
