@@ -62,18 +62,28 @@ def group_counts(frame: Any, policy: Policy, limit: int) -> pd.DataFrame:
         raise _engine_error(frame, exc) from exc
     check_columns(names, policy)
     keys = key_columns(policy)
-    if keys:
-        agg = nf.group_by(keys, drop_null_keys=False).agg(nw.len().alias(WEIGHT))
-    else:
-        agg = nf.select(nw.len().alias(WEIGHT))
-    if limit:
-        agg = agg.head(limit + 1)
+    # group under plain positional names: Spark reads "a.b" as a struct field, and a data
+    # column could be called like anything; the real names come back on the small result
+    safe = {name: f"_privcheck_k{i}" for i, name in enumerate(keys)}
     try:
+        if keys:
+            if nf.implementation.is_pyspark():  # narwhals does not quote Spark column names
+                from privcheck.engines.spark_engine import select_renamed
+
+                nf = to_narwhals(select_renamed(nw.to_native(nf), safe))
+            else:
+                nf = nf.select(*(nw.col(k).alias(v) for k, v in safe.items()))
+            agg = nf.group_by(list(safe.values()), drop_null_keys=False).agg(nw.len().alias(WEIGHT))
+        else:
+            agg = nf.select(nw.len().alias(WEIGHT))
+        if limit:
+            agg = agg.head(limit + 1)
         if isinstance(agg, nw.LazyFrame):
             agg = agg.collect()
         out = agg.to_pandas()
     except Exception as exc:  # the engine's own failure (unreadable file, lost executor …)
         raise _engine_error(frame, exc) from exc
+    out.columns = [*keys, WEIGHT]
     if limit and len(out) > limit:
         raise DataError(
             f"the {engine_of(frame)} frame has more than {limit:,} distinct combinations of "

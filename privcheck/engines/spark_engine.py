@@ -95,3 +95,14 @@ def read_spark(spark: Any, data: str | Path) -> Any:
     except Exception as exc:  # AnalysisException and friends: one line, exit code 2
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise DataError(f"spark cannot read {text}: {first}") from None
+
+
+def select_renamed(frame: Any, names: dict[str, str]) -> Any:
+    """``frame`` reduced to the columns ``names`` maps, renamed; quoted, so that a name with a
+    dot or a backtick is a column, not a struct field."""
+    from pyspark.sql import functions as F
+
+    def quoted(name: str) -> str:
+        return "`" + name.replace("`", "``") + "`"
+
+    return frame.select(*(F.col(quoted(old)).alias(new) for old, new in names.items()))

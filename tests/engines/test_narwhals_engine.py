@@ -209,3 +209,17 @@ def test_csv_read_by_engines_like_pandas(tmp_path):
 def test_unsupported_input_is_a_data_error():
     with pytest.raises(DataError, match="pass a pandas, polars"):
         check([1, 2, 3], MISSING_POLICY)
+
+
+def test_awkward_column_names(to_engine):
+    """Dots, spaces and backticks in names are columns, not struct fields or syntax."""
+    frame = pd.DataFrame({"a.b": ["x", "x", "y"], "age `x`": ["1", "1", "2"], "s s": list("uvu")})
+    policy = {
+        "attributes": {
+            "a.b": {"role": "quasi_identifier"},
+            "age `x`": {"role": "quasi_identifier"},
+            "s s": {"role": "sensitive"},
+        },
+        "models": [{"model": "k-anonymity", "k": 2}, {"model": "l-diversity", "l": 2}],
+    }
+    assert comparable(check(to_engine(frame), policy)) == comparable(check(frame, policy))

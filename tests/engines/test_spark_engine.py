@@ -96,6 +96,21 @@ def test_absent_column_fails_on_the_schema(spark, missing_parquet):
     assert str(on_spark.value) == str(on_pandas.value)
 
 
+def test_awkward_column_names(spark, tmp_path):
+    """Spark reads `a.b` as a struct field unless quoted: privcheck quotes."""
+    frame = pd.DataFrame({"a.b": ["x", "x", "y"], "age `x`": ["1", "1", "2"], "s": list("uvu")})
+    policy = {
+        "attributes": {
+            "a.b": {"role": "quasi_identifier"},
+            "age `x`": {"role": "quasi_identifier"},
+            "s": {"role": "sensitive"},
+        },
+        "models": [{"model": "k-anonymity", "k": 2}, {"model": "l-diversity", "l": 2}],
+    }
+    got = check(spark.read.parquet(str(write_parquet(frame, tmp_path))), policy)
+    assert comparable(got) == comparable(check(frame, policy))
+
+
 def test_group_limit_names_the_threshold(spark, adult_parquet):
     with pytest.raises(DataError, match=r"more than 1,000 distinct combinations.*--max-groups"):
         check(spark.read.parquet(str(adult_parquet)), ADULT_ALL_MODELS, max_groups=1000)
