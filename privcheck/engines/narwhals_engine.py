@@ -80,7 +80,9 @@ def group_counts(frame: Any, policy: Policy, limit: int) -> pd.DataFrame:
             agg = agg.head(limit + 1)
         if isinstance(agg, nw.LazyFrame):
             agg = agg.collect()
-        out = agg.to_pandas()
+        # through Arrow for every backend: one conversion of types (a date stays a date;
+        # polars' own to_pandas would turn it into a timestamp and change its label)
+        out = agg.to_arrow().to_pandas()
     except Exception as exc:  # the engine's own failure (unreadable file, lost executor …)
         raise _engine_error(frame, exc) from exc
     out.columns = [*keys, WEIGHT]

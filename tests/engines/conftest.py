@@ -97,6 +97,37 @@ def synthetic_table(n: int, seed: int = 0, null_rate: float = 0.001) -> pa.Table
     )
 
 
+#: dates, intervals (with a NaN) and masking hierarchies over date, float and string columns
+TYPED_POLICY = {
+    "attributes": {
+        "born": {"role": "quasi_identifier", "hierarchy": {"type": "dates"}},
+        "age": {"role": "quasi_identifier", "hierarchy": {"type": "intervals", "widths": [5, 10]}},
+        "zip": {"role": "quasi_identifier", "hierarchy": {"type": "masking"}},
+        "s": {"role": "sensitive"},
+    },
+    "models": [
+        {"model": "k-anonymity", "k": 2},
+        {"model": "t-closeness", "t": 0.5, "distance": "ordered"},
+    ],
+    "missing": "own_class",
+}
+
+
+def typed_frame(n: int = 300, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    days = pd.to_timedelta(rng.integers(0, 20000, n), unit="D")
+    frame = pd.DataFrame(
+        {
+            "born": (pd.Timestamp("1960-01-01") + days).date,
+            "age": rng.integers(18, 80, n).astype(float),
+            "zip": rng.choice(np.array(["02139", "02141", "10001"], dtype=object), n),
+            "s": rng.choice(np.array(list("abc"), dtype=object), n),
+        }
+    )
+    frame.loc[3, "age"] = np.nan
+    return frame
+
+
 def comparable(report, *, keep_order: bool = True) -> dict:
     """A report as a dict without what an engine cannot reproduce (record numbers) or what
     changes run to run (elapsed time). ``keep_order=False`` sorts each model's violators, for

@@ -42,6 +42,7 @@ def test_pandas_and_paths_take_the_numpy_path(tmp_path):
 
 
 def test_aggregate_brute_force_against_pandas_groupby():
+    pytest.importorskip("narwhals")
     pl = pytest.importorskip("polars")
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(

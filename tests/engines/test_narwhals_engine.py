@@ -15,14 +15,18 @@ from privcheck.io import read_table
 from tests.engines.conftest import (
     ADULT_ALL_MODELS,
     SYNTHETIC_POLICY,
+    TYPED_POLICY,
     comparable,
     summary,
     synthetic_table,
+    typed_frame,
 )
 
 pl = pytest.importorskip("polars")
 duckdb = pytest.importorskip("duckdb")
 pa = pytest.importorskip("pyarrow")
+
+pytest.importorskip("narwhals", reason="the engine path needs narwhals")
 
 
 def _duckdb(frame: pd.DataFrame):
@@ -63,6 +67,21 @@ def test_synthetic_with_nulls_equal_pandas(to_engine, seed):
     # every violator listed (the cap is above their number): the same classes, in any order
     assert comparable(got, keep_order=False) == comparable(expected, keep_order=False)
     assert any(v.values.get("age") == "<missing>" for m in got.models for v in m.violators)
+
+
+def test_million_records_every_backend_equals_pandas(million_parquet):
+    """1 M records read by each engine itself from Parquet (nulls in two QIs, own class)."""
+    import pyarrow.parquet as pq
+
+    expected = summary(check(pd.read_parquet(million_parquet), SYNTHETIC_POLICY))
+    for frame in (
+        pl.read_parquet(million_parquet),
+        pl.scan_parquet(million_parquet),
+        pq.read_table(million_parquet),
+        duckdb.read_parquet(str(million_parquet)),
+    ):
+        assert summary(check(frame, SYNTHETIC_POLICY)) == expected
+    assert expected[1] == 1_000_000
 
 
 def _missing_frame() -> pd.DataFrame:
@@ -223,3 +242,14 @@ def test_awkward_column_names(to_engine):
         "models": [{"model": "k-anonymity", "k": 2}, {"model": "l-diversity", "l": 2}],
     }
     assert comparable(check(to_engine(frame), policy)) == comparable(check(frame, policy))
+
+
+def test_dates_intervals_masking_and_categories(to_engine):
+    """Dates stay dates (labels '1960-02-24', not timestamps), floats with a NaN bin as on
+    pandas, a categorical column groups by its values."""
+    frame = typed_frame()
+    expected = check(frame, TYPED_POLICY, max_violators=1000)
+    assert any(v.values["born"] == "1960-02-24" for m in expected.models for v in m.violators)
+    for data in (frame, frame.assign(zip=frame["zip"].astype("category"))):
+        got = check(to_engine(data), TYPED_POLICY, max_violators=1000)
+        assert comparable(got, keep_order=False) == comparable(expected, keep_order=False)

@@ -14,6 +14,8 @@ from tests.engines.conftest import ADULT, comparable, write_parquet
 pytest.importorskip("polars")
 pytest.importorskip("duckdb")
 
+pytest.importorskip("narwhals", reason="the engine path needs narwhals")
+
 
 @pytest.fixture(scope="module")
 def parts(tmp_path_factory, adult_frame):

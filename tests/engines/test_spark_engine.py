@@ -15,10 +15,14 @@ from tests.engines.conftest import (
     ADULT,
     ADULT_ALL_MODELS,
     SYNTHETIC_POLICY,
+    TYPED_POLICY,
     comparable,
     summary,
+    typed_frame,
     write_parquet,
 )
+
+pytest.importorskip("narwhals", reason="the engine path needs narwhals")
 
 
 def test_adult_every_model_identical_report(spark, adult_parquet, adult_frame):
@@ -109,6 +113,15 @@ def test_awkward_column_names(spark, tmp_path):
     }
     got = check(spark.read.parquet(str(write_parquet(frame, tmp_path))), policy)
     assert comparable(got) == comparable(check(frame, policy))
+
+
+def test_dates_intervals_masking(spark, tmp_path):
+    frame = typed_frame()
+    expected = check(frame, TYPED_POLICY, max_violators=1000)
+    got = check(
+        spark.read.parquet(str(write_parquet(frame, tmp_path))), TYPED_POLICY, max_violators=1000
+    )
+    assert comparable(got, keep_order=False) == comparable(expected, keep_order=False)
 
 
 def test_group_limit_names_the_threshold(spark, adult_parquet):
