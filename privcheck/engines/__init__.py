@@ -25,7 +25,8 @@ import pandas as pd
 from privcheck.errors import DataError, PolicyError
 from privcheck.policy import Policy, Role
 
-#: the record-count column of an aggregated frame (chosen so it cannot be a data column's name)
+#: the record-count column of an aggregated frame (the keys are grouped under positional names,
+#: so it cannot meet a data column's name)
 WEIGHT = "__privcheck_records__"
 
 #: the most distinct (quasi-identifier…, sensitive…) combinations a check brings back to the
@@ -73,8 +74,6 @@ def check_columns(names: list[str], policy: Policy) -> None:
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"
         )
-    if WEIGHT in present:  # pragma: no cover - a column nobody names so
-        raise DataError(f"the data has a column named {WEIGHT!r}, which privcheck reserves")
 
 
 def check_missing(agg: pd.DataFrame, policy: Policy) -> None:
@@ -124,7 +123,7 @@ def sort_groups(agg: pd.DataFrame, policy: Policy) -> pd.DataFrame:
     for name in reversed(cols):  # lexsort: last key is primary
         try:
             c, _ = pd.factorize(agg[name], sort=True, use_na_sentinel=True)
-        except TypeError:  # values that do not compare (mixed types): first-seen order
+        except TypeError:  # values that do not compare (mixed types): by their text
             c, _ = pd.factorize(agg[name].astype(str).where(agg[name].notna()), sort=True)
         codes.append(np.where(c < 0, np.iinfo(np.int64).max, c))
     order = np.lexsort(codes)
