@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,8 @@ import pandas as pd
 from privcheck.classes import ClassTable, count
 from privcheck.details import sensitive_distribution, size_histogram, value_histogram
 from privcheck.encoding import encode
+from privcheck.engines import WEIGHT, aggregate
+from privcheck.engines import check_policy as engine_check_policy
 from privcheck.io import read_table
 from privcheck.models.base import Evaluation, evaluate_models
 from privcheck.plugins import model_registry
@@ -103,23 +106,33 @@ def check_table(
 
 
 def check(
-    data: pd.DataFrame | str | Path,
+    data: pd.DataFrame | str | Path | Any,
     policy: Policy | dict | str | Path,
     *,
     max_violators: int = MAX_VIOLATORS,
     details: bool = True,
+    max_groups: int | None = None,
 ) -> Report:
-    """Check a table against a policy: does every model hold, and who violates it?"""
+    """Check a table against a policy: does every model hold, and who violates it?
+
+    ``data`` is a pandas DataFrame or a file (the in-process path), or a polars, pyarrow, DuckDB
+    or PySpark frame, whose group-by runs in its own engine (see ``privcheck.engines``; at most
+    ``max_groups`` combinations come back, and violators list no record numbers).
+    """
     started = time.perf_counter()
     policy = load_policy(policy)
     model_registry()  # load plugins before timing the steps
-    source = None if isinstance(data, pd.DataFrame) else str(data)
-    frame = read_table(data)
+    source = str(data) if isinstance(data, str | Path) else None
+    agg = aggregate(data, policy, max_groups=max_groups)
+    if agg is not None:  # an engine ran the group-by; its counts walk the same path
+        frame, weight, encode_policy = agg, WEIGHT, engine_check_policy(policy)
+    else:
+        frame, weight, encode_policy = read_table(data), None, policy
     log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
     big = len(frame) >= PROGRESS_MIN_RECORDS
     with progress(3, "checking", enabled=None if big else False) as bar:
         t = time.perf_counter()
-        encoded = encode(frame, policy, as_released=True)
+        encoded = encode(frame, encode_policy, weight_column=weight, as_released=True)
         log.info(
             "encoded %d records, quasi-identifiers %s, sensitive %s in %.3f s",
             encoded.n_records, encoded.qi_names, list(encoded.sensitive), _since(t),

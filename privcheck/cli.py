@@ -35,6 +35,13 @@ class Format(StrEnum):
     github = "github"
 
 
+class Engine(StrEnum):
+    pandas = "pandas"
+    polars = "polars"
+    duckdb = "duckdb"
+    spark = "spark"
+
+
 DEFAULT_SCHEMA = Path("schemas/policy.schema.json")
 DEFAULT_VERDICT_SCHEMA = Path("schemas/verdict.schema.json")
 
@@ -109,7 +116,8 @@ def render(report, fmt: Format, source: str | None = None) -> str:
 @app.command()
 def check(
     data: Annotated[
-        Path | None, typer.Argument(help="CSV/TSV/Parquet file to check (or use --graph)")
+        str | None,
+        typer.Argument(help="CSV/TSV/Parquet file to check (folder or glob: other engines)"),
     ] = None,
     policy: Annotated[
         Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
@@ -133,6 +141,16 @@ def check(
             "pairing the two releases' rows and intersecting their classes",
         ),
     ] = None,
+    engine: Annotated[
+        Engine, typer.Option(help="Where the group-by runs (DATA may be a folder or glob)")
+    ] = Engine.pandas,
+    spark_master: Annotated[
+        str, typer.Option(help="Spark master for --engine spark (an active session wins)")
+    ] = "local[*]",
+    max_groups: Annotated[
+        int | None,
+        typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
+    ] = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
     if (data is None) == (graph is None):
@@ -145,13 +163,18 @@ def check(
     elif linked_with is not None:
         from privcheck.anonymizers.complementary import check_linked
 
-        report = check_linked(data, linked_with, policy, max_violators=max_violators)
+        report = check_linked(Path(data), linked_with, policy, max_violators=max_violators)
         source = f"{data} ⋈ {linked_with}"
     else:
         from privcheck.checker import check as run_check
 
-        report = run_check(data, policy, max_violators=max_violators)
-        source = str(data)
+        frame: object = data
+        if engine is not Engine.pandas:
+            from privcheck.engines.readers import open_frame
+
+            frame = open_frame(data, engine.value, spark_master)
+        report = run_check(frame, policy, max_violators=max_violators, max_groups=max_groups)
+        report.source = source = str(data)
     emit(render(report, fmt, source), output)
     raise typer.Exit(0 if report.passed else 1)
 
