@@ -106,7 +106,10 @@ def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
 
 def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, np.ndarray, int]:
     """Factorize one column; returns (codes with -1 for missing, uniques, number missing)."""
-    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    try:  # value order, so that class numbering (and ties in reports) ignore row order
+        codes, uniques = pd.factorize(column, sort=True, use_na_sentinel=True)
+    except TypeError:  # values that do not compare (mixed types): order of appearance
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
     uniques = np.asarray(uniques, dtype=object)
     blank = np.array([isinstance(u, str) and not u.strip() for u in uniques], dtype=bool)
     if blank.any():

@@ -247,7 +247,9 @@ def natural_order(values: np.ndarray) -> np.ndarray:
     if len(values) and not num.isna().any():
         order = np.argsort(num.to_numpy(dtype=float), kind="stable")
     else:
-        order = np.array(sorted(range(len(values)), key=lambda i: _natural_key(values[i])))
+        order = np.array(
+            sorted(range(len(values)), key=lambda i: _natural_key(values[i])), dtype=np.int64
+        )
     rank = np.empty(len(values), dtype=np.int64)
     rank[order] = np.arange(len(values))
     return rank
