@@ -14,13 +14,13 @@ from privcheck.policy import Policy, load_policy
 from privcheck.report import Report
 
 __all__ = [
-    "anonymize",
     "DataError",
     "Policy",
     "PolicyError",
     "PrivcheckError",
     "Report",
     "__version__",
+    "anonymize",
     "check",
     "hookimpl",
     "load_policy",

@@ -53,7 +53,8 @@ def model_result(
     )
     violators = [
         ViolatingClass(
-            values=values, size=int(table.sizes[c]),
+            values=values,
+            size=int(table.sizes[c]),
             statistic=float(ev.class_value[c]) if np.isfinite(ev.class_value[c]) else None,
             records=recs,
         )
@@ -80,8 +81,11 @@ def model_result(
 
 
 def check_table(
-    table: ClassTable, policy: Policy, source: str | None = None,
-    max_violators: int = MAX_VIOLATORS, details: bool = True,
+    table: ClassTable,
+    policy: Policy,
+    source: str | None = None,
+    max_violators: int = MAX_VIOLATORS,
+    details: bool = True,
 ) -> Report:
     """Evaluate every model of ``policy`` on a class table."""
     results = []
@@ -90,8 +94,12 @@ def check_table(
         (ev,) = evaluate_models(table, [config])
         results.append(model_result(table, ev, max_violators, details=details))
         log.info(
-            "%s %s: %s, value %s (%s) in %.3f s", config.model, config.params(),
-            "passed" if ev.passed else "violated", results[-1].value, ev.statistic,
+            "%s %s: %s, value %s (%s) in %.3f s",
+            config.model,
+            config.params(),
+            "passed" if ev.passed else "violated",
+            results[-1].value,
+            ev.statistic,
             time.perf_counter() - started,
         )
     return Report(
@@ -135,7 +143,10 @@ def check(
         encoded = encode(frame, encode_policy, weight_column=weight, as_released=True)
         log.info(
             "encoded %d records, quasi-identifiers %s, sensitive %s in %.3f s",
-            encoded.n_records, encoded.qi_names, list(encoded.sensitive), _since(t),
+            encoded.n_records,
+            encoded.qi_names,
+            list(encoded.sensitive),
+            _since(t),
         )
         bar.advance()
         t = time.perf_counter()

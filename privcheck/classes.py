@@ -92,7 +92,11 @@ class SensitiveCounts:
 
     @classmethod
     def from_pairs(
-        cls, classes: np.ndarray, values: np.ndarray, n_classes: int, n_values: int,
+        cls,
+        classes: np.ndarray,
+        values: np.ndarray,
+        n_classes: int,
+        n_values: int,
         weights: np.ndarray | None = None,
     ) -> SensitiveCounts:
         """Aggregate (class, value[, weight]) pairs into the sparse count matrix."""
@@ -160,9 +164,7 @@ class ClassTable:
         order = np.argsort(slot[rows], kind="stable")
         rows, slot = rows[order], slot[rows][order]
         bounds = np.searchsorted(slot, np.arange(len(classes) + 1))
-        return [
-            rows[bounds[i] : bounds[i + 1]][:cap].tolist() for i in range(len(classes))
-        ]
+        return [rows[bounds[i] : bounds[i + 1]][:cap].tolist() for i in range(len(classes))]
 
 
 def count(

@@ -237,8 +237,14 @@ def anonymize(
 
         with progress(total=None, description=f"{algorithm} search") as bar:
             release, result = run_anonymize(
-                data, policy, algorithm, seed=seed, keep_order=keep_order, previous=previous,
-                progress=bar.update, **params,
+                data,
+                policy,
+                algorithm,
+                seed=seed,
+                keep_order=keep_order,
+                previous=previous,
+                progress=bar.update,
+                **params,
             )
         write_table(release, output)
         text = render_anonymization_text(result)

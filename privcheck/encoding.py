@@ -170,9 +170,7 @@ def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) 
     return EncodedColumn(name, codes.astype(CODE_DTYPE), levels, False)
 
 
-def encode_column(
-    column: pd.Series, name: str, attr: Attribute, policy: Policy
-) -> EncodedColumn:
+def encode_column(column: pd.Series, name: str, attr: Attribute, policy: Policy) -> EncodedColumn:
     """Codes of one column against its hierarchy (ground domain = the hierarchy's, if a table)."""
     codes, uniques, n_missing = _factorize(column, name, policy.missing)
     levels = _resolve(name, attr, uniques, policy)

@@ -7,6 +7,7 @@ accepted (and documented in the JSON Schema) exactly like a built-in one.
 
 from __future__ import annotations
 
+import itertools
 import json
 from enum import StrEnum
 from pathlib import Path
@@ -80,7 +81,7 @@ class IntervalsHierarchy(_Strict):
         for w in widths:
             if w <= 0:
                 raise ValueError(f"interval widths must be positive; got {w}")
-        for lo, hi in zip(widths, widths[1:], strict=False):
+        for lo, hi in itertools.pairwise(widths):
             ratio = hi / lo
             if abs(ratio - round(ratio)) > 1e-9 or round(ratio) < 1:
                 raise ValueError(

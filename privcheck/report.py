@@ -264,8 +264,11 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
         table.add_column(col, justify="right" if col in ("achieved", "records") else "left")
     for m in report.models:
         table.add_row(
-            m.model, _params(m.params), "pass" if m.passed else "FAIL",
-            f"{_fmt(m.value)} ({m.statistic})", str(m.violating_classes),
+            m.model,
+            _params(m.params),
+            "pass" if m.passed else "FAIL",
+            f"{_fmt(m.value)} ({m.statistic})",
+            str(m.violating_classes),
             str(m.violating_records),
         )
     console.print(table)

@@ -25,8 +25,9 @@ from privcheck.report import ModelResult, Report, ViolatingClass
 def graph_models(policy: Policy) -> list[Any]:
     """The policy's graph models; table models in a graph policy are an input error."""
     registry = model_registry()
-    table_models = [m.model for m in policy.models if getattr(registry[m.model], "target",
-                                                             "table") != "graph"]
+    table_models = [
+        m.model for m in policy.models if getattr(registry[m.model], "target", "table") != "graph"
+    ]
     if table_models:
         raise PolicyError(
             f"the model {table_models[0]!r} applies to tables, not graphs; a graph policy may "

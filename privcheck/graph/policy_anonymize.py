@@ -38,7 +38,9 @@ class GraphRelease(BaseModel):
         if a.utility is not None:
             lines.append(f"utility: {a.utility.model_dump_json()}")
         lines.append(
-            "re-check of the release: " + verdict + " — "
+            "re-check of the release: "
+            + verdict
+            + " — "
             + ", ".join(f"{m.model} achieved k={m.value:g}" for m in self.check.models)
         )
         return "\n".join(lines) + "\n"

@@ -32,7 +32,9 @@ class LDiversityConfig(SensitiveModelConfig):
     @model_validator(mode="after")
     def _variant_params(self) -> LDiversityConfig:
         if self.variant in ("distinct", "recursive") and not float(self.l).is_integer():
-            raise ValueError(f"l must be a whole number for {self.variant} l-diversity; got {self.l}")
+            raise ValueError(
+                f"l must be a whole number for {self.variant} l-diversity; got {self.l}"
+            )
         if self.variant == "recursive" and self.c is None:
             raise ValueError("recursive (c,l)-diversity needs the parameter c (> 0)")
         if self.variant != "recursive" and self.c is not None:
@@ -52,7 +54,8 @@ def sum_f_log_f(s: SensitiveCounts) -> np.ndarray:
 
 
 def recursive_ratio(
-    s: SensitiveCounts, l: int  # noqa: E741
+    s: SensitiveCounts,
+    l: int,  # noqa: E741
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """r1 / (r_l + … + r_m) per class, counts sorted descending (inf when the tail is empty)."""
     cls = s.entry_class()

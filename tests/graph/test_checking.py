@@ -12,8 +12,10 @@ import pytest
 from privcheck.errors import PolicyError
 from privcheck.graph.checking import check_graph
 
-POLICY = {"attributes": {}, "models": [{"model": "k-degree", "k": 2},
-                                        {"model": "k-neighbourhood", "k": 2}]}
+POLICY = {
+    "attributes": {},
+    "models": [{"model": "k-degree", "k": 2}, {"model": "k-neighbourhood", "k": 2}],
+}
 
 
 def edge_csv(graph: nx.Graph, path):
@@ -47,15 +49,17 @@ def test_cli_graph_check_json(cli, tmp_path):
 
 
 def test_k_above_node_count_is_a_failed_check_not_bad_input():
-    report = check_graph(nx.path_graph(4), {"attributes": {}, "models": [
-        {"model": "k-degree", "k": 10}]})
+    report = check_graph(
+        nx.path_graph(4), {"attributes": {}, "models": [{"model": "k-degree", "k": 10}]}
+    )
     assert not report.passed and report.models[0].value == 2
 
 
 def test_table_model_in_graph_policy_is_refused():
     with pytest.raises(PolicyError, match="applies to tables"):
-        check_graph(nx.path_graph(4), {"attributes": {}, "models": [
-            {"model": "k-anonymity", "k": 2}]})
+        check_graph(
+            nx.path_graph(4), {"attributes": {}, "models": [{"model": "k-anonymity", "k": 2}]}
+        )
 
 
 def test_graph_model_on_a_table_is_refused(cli, tmp_path):
