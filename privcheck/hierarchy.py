@@ -48,7 +48,7 @@ class LevelArrays:
         return len(self.labels[level])
 
     def up(self, from_level: int, to_level: int) -> np.ndarray:
-        """Level-``from_level`` codes → level-``to_level`` codes (exact: the hierarchy is a tree)."""
+        """Level-``from_level`` codes → level-``to_level`` codes (exact, as the tree is checked)."""
         key = (from_level, to_level)
         if key not in self._up:
             if from_level == 0:
