@@ -217,7 +217,11 @@ def anonymize(
         typer.Option("--graph", help="Anonymize a graph (edge list or GraphML) for k-degree"),
     ] = None,
 ) -> None:
-    """Anonymize DATA so that every model of the policy holds; write the release atomically."""
+    """Anonymize DATA so that every model of the policy holds; write the release atomically.
+
+    Exit 0 when the release satisfies the policy, 1 when a masking method that does not enforce
+    it (rank swapping, noise, …) wrote a release that fails it, 2 on bad input.
+    """
     from privcheck.io import write_text_atomic
     from privcheck.params import parse_params
     from privcheck.progress import is_quiet, progress
@@ -253,6 +257,9 @@ def anonymize(
     typer.echo(text, nl=not text.endswith("\n"))
     if not is_quiet():
         typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
+    if graph is None and not result.check.passed:
+        # only masking methods return a release that fails the policy (they do not enforce it)
+        raise typer.Exit(1)
 
 
 @app.command()

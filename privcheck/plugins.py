@@ -30,6 +30,7 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "privcheck.anonymizers.mingen",
     "privcheck.anonymizers.datafly",
     "privcheck.anonymizers.incognito",
+    "privcheck.anonymizers.masking",
 )
 
 

@@ -183,6 +183,15 @@ class AnonymizationReport(BaseModel):
     )
     path: list[dict[str, int]] | None = Field(None, description="Greedy searches' steps")
     check: Report = Field(description="The release re-checked by the checkers")
+    information_loss: dict[str, float | None] | None = Field(
+        None, description="Masking methods: SSE/SST (%), IL1s and moment divergences"
+    )
+    guarantee: str | None = Field(
+        None, description="Masking methods: what the method itself guarantees of the release"
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="What a reader of the release must know (masking)"
+    )
     source: str | None = None
     privcheck_version: str = __version__
     search_seconds: float | None = None
@@ -223,10 +232,20 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
     for name, value in report.metrics.items():
         mark = " (optimised)" if name == report.metric else ""
         table.add_row(name + mark, _fmt(value))
-    console.print(table)
+    if report.metrics:
+        console.print(table)
+    if report.information_loss is not None:
+        loss = ", ".join(
+            f"{k}={_fmt(v) if v is not None else 'n/a'}" for k, v in report.information_loss.items()
+        )
+        console.print(f"information loss: {loss}")
+    if report.guarantee:
+        console.print(f"guarantee: {report.guarantee}")
     verdict = "passes" if report.check.passed else "FAILS"
     achieved = "; ".join(f"{m.model} {_fmt(m.value)}" for m in report.check.models)
-    console.print(f"re-check of the release: {verdict} ({achieved})")
+    console.print(f"re-check of the release: {verdict} ({achieved or 'no models'})")
+    for note in report.notes:
+        console.print(f"note: {note}")
     return buf.getvalue()
 
 
