@@ -95,14 +95,14 @@ class MaskingAnonymizer(Anonymizer):
                 f"{self.name} masks values; --previous (a generalization node of an earlier "
                 "release) applies to the generalization algorithms only"
             )
-        qis = numeric_quasi_identifiers(data, policy, self.name)
+        original = numeric_quasi_identifiers(data, policy, self.name)
+        qis = list(original.columns)
         k, k_source = self.resolve_k(policy)
         mask_seed, order_seed = np.random.SeedSequence(seed).spawn(2)
-        result = self.mask(data[qis].reset_index(drop=True), k, np.random.default_rng(mask_seed))
-        original = data[qis].reset_index(drop=True)
+        result = self.mask(original, k, np.random.default_rng(mask_seed))
         self.verify(original, result)
         release = build_release(
-            data, policy, qis, result.masked, keep_order, np.random.default_rng(order_seed)
+            data, policy, original, result.masked, keep_order, np.random.default_rng(order_seed)
         )
         check = check_release(release, policy)
         notes = self.notes(check, result)
@@ -178,8 +178,12 @@ class MaskingAnonymizer(Anonymizer):
 
 
 # ---------------------------------------------------------------------- shared helpers
-def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str) -> list[str]:
-    """The policy's quasi-identifiers, each a numeric column of ``data`` (else one clear error)."""
+def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str) -> pd.DataFrame:
+    """The policy's quasi-identifiers as numeric columns (else one error naming the column).
+
+    Files are read as text, so a text column is parsed as numbers: every present value must
+    parse (integers stay integers); missing values are left for the masking's own check.
+    """
     qis = policy.quasi_identifiers
     if not qis:
         raise PolicyError(
@@ -188,6 +192,7 @@ def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str
         )
     if len(data) == 0:
         raise DataError("the table has no records; there is nothing to anonymize")
+    out = {}
     for name in qis:
         if name not in data.columns:
             raise DataError(
@@ -195,19 +200,32 @@ def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str
                 f"{', '.join(map(str, data.columns))}"
             )
         s = data[name]
-        if not pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
-            raise DataError(
-                f"quasi-identifier {name!r} is not numeric (dtype {s.dtype}); {algorithm} masks "
-                "numeric quasi-identifiers only: convert it, change its role, or use a "
-                "generalization algorithm (incognito)"
-            )
-    return qis
+        if pd.api.types.is_bool_dtype(s):
+            bad = s.iloc[0]
+        elif pd.api.types.is_numeric_dtype(s):
+            out[name] = s.to_numpy()
+            continue
+        else:
+            num = pd.to_numeric(s, errors="coerce")
+            wrong = num.isna() & s.notna()
+            if not wrong.any():
+                values = num.to_numpy(dtype=np.float64, na_value=np.nan)
+                whole = np.isfinite(values).all() and np.all(values == np.round(values))
+                out[name] = values.astype(np.int64) if whole else values
+                continue
+            bad = s[wrong].iloc[0]
+        raise DataError(
+            f"quasi-identifier {name!r} is not numeric (value {bad!r}); {algorithm} masks "
+            "numeric quasi-identifiers only: convert it, change its role, or use a "
+            "generalization algorithm (incognito)"
+        )
+    return pd.DataFrame(out, columns=qis)
 
 
 def build_release(
     data: pd.DataFrame,
     policy: Policy,
-    qis: list[str],
+    original: pd.DataFrame,
     masked: pd.DataFrame,
     keep_order: bool,
     rng: np.random.Generator,
@@ -221,10 +239,10 @@ def build_release(
     drop = set(removed_columns(data, policy))
     columns = [c for c in data.columns if c not in drop]
     out = pd.DataFrame({c: data[c].to_numpy() for c in columns}, columns=columns)
-    for c in qis:
+    for c in original.columns:
         values = masked[c].to_numpy()
-        if pd.api.types.is_integer_dtype(data[c]) and np.all(values == np.round(values)):
-            values = values.astype(data[c].dtype)
+        if pd.api.types.is_integer_dtype(original[c]) and np.all(values == np.round(values)):
+            values = values.astype(original[c].dtype)
         out[c] = values
     if keep_order:
         return out

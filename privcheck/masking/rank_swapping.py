@@ -364,3 +364,39 @@ def _law_text(variant: str, w: int) -> str:
     if variant == "buckets":
         return f"buckets of {w} ranks; Pr[s|r] ∝ 1/2^(s−r+1), s ≥ r; uniform rank in bucket"
     return f"rank distance round(N(mean={0.5 * w}, sd={0.5 * w})), forward, unswapped"
+
+
+def intruder_window(
+    n: int,
+    p: float,
+    variant: Variant = "plain",
+    *,
+    coverage: float = 0.999,
+    trials: int = 20,
+    seed: SeedLike = 0,
+) -> int:
+    """The rank window an intruder who knows the method and its parameters searches within.
+
+    Under the transparency principle the intruder knows n, p and the variant (they are in the
+    release's parameters) and hence the law of the rank displacement |rank(x') − rank(x)|, but not
+    the randomness. For ``plain`` the law is bounded by w = ⌊p·n/100⌋: that window always holds the
+    true value. The variants' law is unbounded, so the intruder picks the displacement that covers
+    ``coverage`` of the values, estimated by replaying the public law ``trials`` times on n ranks
+    (no data needed: the displacement depends only on n, w and the variant). A window covering
+    0.999 per attribute keeps the true record among the candidates of an m-attribute intersection
+    with probability about 0.999^m.
+    """
+    if not 0 < coverage <= 1:
+        raise PolicyError(f"coverage must be in (0, 1]; got {coverage}")
+    if variant not in _LAWS:
+        raise PolicyError(f"variant must be 'plain', 'buckets' or 'distribution'; got {variant!r}")
+    w = swap_window(p, n)
+    if variant == "plain":
+        return w
+    rng = np.random.default_rng(seed)
+    ranks = np.arange(n)
+    shifts = [
+        np.abs(np.where(partner >= 0, partner - ranks, 0))
+        for partner in (swap_partners(n, w, variant, rng) for _ in range(max(1, trials)))
+    ]
+    return int(np.ceil(np.quantile(np.concatenate(shifts), coverage)))
