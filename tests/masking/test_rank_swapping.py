@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking import rank_swap
-from privcheck.masking.rank_swapping import _LAWS, _fallback, swap_partners, swap_window
+from privcheck.masking.rank_swapping import (
+    _LAWS,
+    _fallback,
+    intruder_window,
+    swap_partners,
+    swap_window,
+)
 
 VARIANTS = ["plain", "buckets", "distribution"]
 
@@ -183,3 +189,22 @@ def test_other_errors(census):
     frame["s"] = "x"
     with pytest.raises(DataError, match="'s' is not numeric"):
         rank_swap(frame, 10)
+
+
+@pytest.mark.parametrize("variant", ["buckets", "distribution"])
+def test_intruder_window_covers_the_displacement_law(variant):
+    # Oracle: fresh replays of the law (other seed) fall within the window about `coverage` of
+    # the time; plain's window is its hard bound w.
+    n, p = 1000, 5
+    assert intruder_window(n, p, "plain") == swap_window(p, n) == 50
+    window = intruder_window(n, p, variant, coverage=0.99)
+    rng = np.random.default_rng(123)
+    ranks = np.arange(n)
+    shifts = np.concatenate(
+        [np.abs(np.where((q := swap_partners(n, 50, variant, rng)) >= 0, q - ranks, 0))
+         for _ in range(10)]
+    )  # fmt: skip
+    assert 0.98 <= (shifts <= window).mean() <= 0.998
+    assert window > 50  # the law reaches beyond plain's bound
+    with pytest.raises(PolicyError, match="coverage"):
+        intruder_window(n, p, variant, coverage=0)
