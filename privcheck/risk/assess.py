@@ -189,6 +189,12 @@ def _scalars(figures: dict[str, Any]) -> dict[str, float | int | str | None]:
     }
 
 
+def _wide(counts: list[int]) -> bool:
+    """Whether bars span so many orders of magnitude that a log axis reads better."""
+    positive = [c for c in counts if c > 0]
+    return len(positive) > 1 and max(positive) > 50 * min(positive)
+
+
 def risk_sections(out: RiskOutcome, attack: str) -> list[Section]:
     """The risk profile (histogram and sorted curve) and the per-attribute contribution."""
     risk = np.sort(out.record_risk)[::-1]
@@ -221,7 +227,7 @@ def risk_sections(out: RiskOutcome, attack: str) -> list[Section]:
                 series={"records": [float(h) for h in summary.histogram]},
                 xlabel="per-record risk",
                 ylabel="records",
-                log_y=max(summary.histogram) > 50 * min((h for h in summary.histogram if h), default=1),
+                log_y=_wide(summary.histogram),
             ),
         )
     )
@@ -233,7 +239,7 @@ def risk_sections(out: RiskOutcome, attack: str) -> list[Section]:
                 id="risk-profile",
                 title="Risk profile: records by risk, highest first",
                 summary="The risk of the record at each share of the intruder records sorted by "
-                "decreasing risk (e.g. at 10 %: the 10 % riskiest records have at least this risk).",
+                "decreasing risk (at 10 %: the 10 % riskiest records have at least this risk).",
                 plot=SectionPlot(
                     kind="line",
                     x=[f"{s:.0%}" for s in shares],
@@ -311,8 +317,7 @@ def _rate(v: float | None) -> str:
 def render_risk_text(report: RiskReport) -> str:
     """A readable summary: the headline rates, the attack's figures, the contributions."""
     lines = [
-        f"privcheck risk — attack {report.attack}"
-        + (f" {report.params}" if report.params else ""),
+        f"privcheck risk — attack {report.attack}" + (f" {report.params}" if report.params else ""),
         f"  original {report.original or '?'}  vs  masked {report.masked or '?'}",
         f"  intruder: {report.intruder_records} of {report.n_masked_records:,} records on "
         f"{len(report.attributes)} attributes ({', '.join(report.attributes)})",
@@ -329,12 +334,13 @@ def render_risk_text(report: RiskReport) -> str:
     if scalars:
         lines += ["", "  figures"]
         width = max(len(k) for k in scalars)
-        lines += [f"    {k:<{width}}  {_fmt(v) if isinstance(v, float) else v}" for k, v in scalars.items()]
+        lines += [
+            f"    {k:<{width}}  {_fmt(v) if isinstance(v, float) else v}"
+            for k, v in scalars.items()
+        ]
     if report.attribute_contribution:
         lines += ["", f"  per-attribute contribution ({report.attribute_contribution_kind})"]
         width = max(len(a) for a in report.attribute_contribution)
-        lines += [
-            f"    {a:<{width}}  {_fmt(v)}" for a, v in report.attribute_contribution.items()
-        ]
+        lines += [f"    {a:<{width}}  {_fmt(v)}" for a, v in report.attribute_contribution.items()]
     lines.append(f"\n  {report.elapsed_seconds:.2f} s")
     return "\n".join(lines) + "\n"

@@ -352,7 +352,11 @@ class IntervalDisclosure(RiskMeasure):
             attribute_contribution=dict(res.per_attribute),
             contribution_kind="share of records whose original value lies in the interval "
             "around the masked value",
-            figures={"method": res.method, "disclosure_rate": res.rate, "record_rate": res.record_rate},
+            figures={
+                "method": res.method,
+                "disclosure_rate": res.rate,
+                "record_rate": res.record_rate,
+            },
             detail=detail,
         )
 

@@ -104,9 +104,7 @@ def test_intruder_records_random_subset_is_seeded_and_linked_to_its_rows(census_
     b = assess(census, masked, attrs, m, {"standardisation": "masked"}, intruder_records="50")
     assert a.n_intruder_records == 50 and a.reidentification_rate == b.reidentification_rate
     rows, _ = intruder_rows("50", len(census), 0)
-    ref = dbrl(
-        census[attrs].iloc[rows], masked[attrs], true_index=rows, standardisation="masked"
-    )
+    ref = dbrl(census[attrs].iloc[rows], masked[attrs], true_index=rows, standardisation="masked")
     assert a.figures["anonymity_set_rate"] == pytest.approx(ref.anonymity_set_rate)
 
 
@@ -175,7 +173,7 @@ def test_bad_input_exits_2_with_one_line(cli, tmp_path, change, message):
 def test_schema_mismatch_and_unknown_parameter_are_errors():
     orig = pd.DataFrame({"x": [1.0, 2, 3, 4], "y": [4.0, 3, 2, 1]})
     m = risk_registry()["dbrl"]
-    with pytest.raises(DataError, match="columns differ.*lacks \\['y'\\] and has extra \\['z'\\]"):
+    with pytest.raises(DataError, match=r"columns differ.*lacks \['y'\] and has extra \['z'\]"):
         assess(orig, orig.rename(columns={"y": "z"}), ["x"], m)
     with pytest.raises(PolicyError, match="has no parameter 'q'"):
         assess(orig, orig, ["x"], m, {"q": 1})
