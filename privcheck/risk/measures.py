@@ -112,9 +112,8 @@ class RiskMeasure:
         accepted = [
             n
             for n, p in sig.parameters.items()
-            if p.kind is p.KEYWORD_ONLY or (p.default is not p.empty and n not in cls.reserved)
+            if n not in cls.reserved and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
         ]
-        accepted = [n for n in accepted if n not in cls.reserved]
         for key in params:
             if key not in accepted:
                 raise PolicyError(
@@ -275,7 +274,7 @@ class Uniqueness(RiskMeasure):
     name = "uniqueness"
     summary = "sample uniques and prosecutor/journalist/marketer risk of the masked file's QIs"
     numeric = False
-    reserved = (*RiskMeasure.reserved, "population_sizes")
+    reserved = (*RiskMeasure.reserved, "class_sizes", "population_sizes")
 
     @classmethod
     def function(cls):

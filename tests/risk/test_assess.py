@@ -181,6 +181,43 @@ def test_schema_mismatch_and_unknown_parameter_are_errors():
         assess(orig, orig, ["x"], risk_registry()["microaggregation-transparency"])
 
 
+def test_every_keyword_of_the_library_function_is_a_parameter():
+    reg = risk_registry()
+    for name, key in [
+        ("dbrl", "metric"),
+        ("prl", "tolerance"),
+        ("rank-swap-transparency", "p"),
+        ("microaggregation-transparency", "k"),
+        ("learned-owa", "time_limit"),
+        ("uniqueness", "threshold"),
+    ]:
+        reg[name].check_params({key: 1})
+    for name, key in [
+        ("mahalanobis", "metric"),
+        ("dbrl", "true_index"),
+        ("uniqueness", "class_sizes"),
+    ]:
+        with pytest.raises(PolicyError, match=f"no parameter '{key}'"):
+            reg[name].check_params({key: 1})
+
+
+def test_microaggregation_transparency_via_assess():
+    """Univariate groups of 3 consecutive values: the attack with k = 3 finds every record's
+    group; compare with the library call."""
+    from privcheck.risk import microaggregation_transparency
+
+    rng = np.random.default_rng(0)
+    x = pd.DataFrame(rng.lognormal(size=(90, 2)).round(2), columns=["u", "v"])
+    masked = x.copy()
+    for c in x.columns:
+        group = np.argsort(np.argsort(x[c].to_numpy(), kind="stable"), kind="stable") // 3
+        masked[c] = (np.bincount(group, weights=x[c]) / np.bincount(group))[group]
+    r = assess(x, masked, ["u", "v"], risk_registry()["microaggregation-transparency"], {"k": 3})
+    ref = microaggregation_transparency(x, masked, k=3)
+    assert r.reidentification_rate == pytest.approx(ref.reidentification_rate)
+    assert r.figures["true_in_candidates_rate"] == 1.0
+
+
 def test_intruder_rows_file_errors(tmp_path):
     bad = tmp_path / "rows.txt"
     bad.write_text("3\n3\n")
