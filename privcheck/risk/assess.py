@@ -328,7 +328,7 @@ def render_risk_text(report: RiskReport) -> str:
     s = report.record_risk_summary
     lines.append(
         f"  record risk             mean {_fmt(s.mean)}, median {_fmt(s.median)}, "
-        f"p90 {_fmt(s.p90)}, max {_fmt(s.maximum)}; {s.share_certain:.1%} certain"
+        f"p90 {_fmt(s.p90)}, max {_fmt(s.maximum)}; {s.share_certain:.1%} at risk 1"
     )
     scalars = _scalars(report.figures)
     if scalars:
