@@ -400,6 +400,17 @@ def ordered_sections(sections: list[Section]) -> list[Section]:
     return sorted(sections, key=lambda s: rank.get(s.id, len(rank)))
 
 
+def _page(title: str, body: list[str]) -> str:
+    """The page shell every report shares: head, inline CSS, the body parts."""
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{e(title)}</title><style>{CSS}</style></head><body><main>"
+        + "\n".join(b for b in body if b)
+        + "</main></body></html>\n"
+    )
+
+
 def render_html(report: Report) -> str:
     """The report as one self-contained HTML page (see the module docstring for the layout)."""
     verdict = "PASSED" if report.passed else "FAILED"
@@ -427,10 +438,29 @@ def render_html(report: Report) -> str:
         f"<footer>privcheck {e(report.privcheck_version)} · {e(report.kind)}{e(elapsed)} · "
         f"rendered {stamp}</footer>",
     ]
-    return (
-        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{e(title)}</title><style>{CSS}</style></head><body><main>"
-        + "\n".join(b for b in body if b)
-        + "</main></body></html>\n"
-    )
+    return _page(title, body)
+
+
+def render_risk_html(report: Any) -> str:
+    """A ``privcheck risk`` report (``privcheck.risk.assess.RiskReport``) as one HTML page.
+
+    The page is the same shell as a check report, its body only the report's sections (headline
+    figures, risk profile plots, per-attribute contribution), drawn by the same section code.
+    """
+    title = f"privcheck risk — {report.attack}"
+    rate = report.reidentification_rate
+    badge = "—" if rate is None else f"{rate:.1%}"
+    toc = [f"<a href='#section-{e(s.id)}'>{e(s.title)}</a>" for s in report.sections]
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    body = [
+        f"<header class='top'><div class='verdict FAILED' id='verdict' "
+        f"title='re-identification rate'>{e(badge)}</div><h1>{e(title)}</h1></header>",
+        f"<p class='meta'>Original {e(str(report.original))} against the release "
+        f"{e(str(report.masked))}: the intruder holds {e(report.intruder_records)} of "
+        f"{report.n_masked_records:,} records on {e(', '.join(report.attributes))}.</p>",
+        f"<nav>{''.join(toc)}</nav>",
+        *(_contributed_section(s, n) for n, s in enumerate(report.sections)),
+        f"<footer>privcheck {e(report.privcheck_version)} · risk in "
+        f"{report.elapsed_seconds:.2f} s · rendered {stamp}</footer>",
+    ]
+    return _page(title, body)

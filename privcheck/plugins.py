@@ -18,6 +18,7 @@ from privcheck.errors import PolicyError
 if TYPE_CHECKING:
     from privcheck.anonymizers.base import Anonymizer
     from privcheck.models.base import PrivacyModel
+    from privcheck.risk.measures import RiskMeasure
 
 ENTRY_POINT_GROUP = "privcheck"
 AUTOLOAD_ENV = "PRIVCHECK_DISABLE_PLUGIN_AUTOLOAD"
@@ -31,6 +32,7 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "privcheck.anonymizers.datafly",
     "privcheck.anonymizers.incognito",
     "privcheck.anonymizers.masking",
+    "privcheck.risk.measures",
 )
 
 
@@ -52,6 +54,7 @@ def reset_plugins() -> None:
     get_plugin_manager.cache_clear()
     model_registry.cache_clear()
     anonymizer_registry.cache_clear()
+    risk_registry.cache_clear()
 
 
 def _collect(results: list[list[type]], what: str) -> dict[str, type]:
@@ -74,6 +77,12 @@ def model_registry() -> dict[str, type[PrivacyModel]]:
 def anonymizer_registry() -> dict[str, type[Anonymizer]]:
     """Anonymizer name (``--algorithm``) → anonymizer class, over all registered plugins."""
     return _collect(get_plugin_manager().hook.privcheck_anonymizers(), "anonymizer")
+
+
+@cache
+def risk_registry() -> dict[str, type[RiskMeasure]]:
+    """Risk measure name (``privcheck risk --attack``) → measure class, over all plugins."""
+    return _collect(get_plugin_manager().hook.privcheck_risk_measures(), "risk measure")
 
 
 def plugin_rows() -> list[dict[str, str]]:

@@ -1,0 +1,346 @@
+"""``privcheck risk``: load an original file and its release, run one attack, build the report.
+
+The files are aligned by position (row i of the release is the masked row i of the original),
+so they must have the same columns and the same number of rows. The intruder knows the policy's
+quasi-identifiers (the numeric ones for numeric attacks) unless ``intruder_attributes`` says
+otherwise, and holds all original records, a random ``N`` of them (seeded) or the rows a file
+lists. The report carries the two headline rates every attack has, the attack's own figures and
+report ``Section``s (risk profile, per-attribute contribution) that the one HTML renderer draws.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from pydantic import BaseModel, Field
+
+from privcheck import __version__
+from privcheck.errors import DataError, PolicyError
+from privcheck.report import Section, SectionPlot, SectionTable, _fmt
+from privcheck.risk.measures import AttackInputs, RiskMeasure, RiskOutcome
+from privcheck.risk.results import RecordRiskSummary
+
+#: points of the sorted risk curve in the report (records by risk, highest first)
+PROFILE_POINTS = 20
+
+
+class RiskReport(BaseModel):
+    """The JSON contract of ``privcheck risk``."""
+
+    kind: Literal["risk"] = "risk"
+    attack: str
+    params: dict[str, Any]
+    original: str | None = None
+    masked: str | None = None
+    attributes: list[str]
+    n_intruder_records: int
+    n_masked_records: int
+    intruder_records: str = Field(description="all, a random N (seed), or the rows of a file")
+    seed: int
+    reidentification_rate: float | None = Field(
+        description="Share of intruder records linked to their true masked record (null for "
+        "attacks that do not link records)"
+    )
+    certain_rate: float | None = Field(
+        description="Share of intruder records the intruder can be sure of"
+    )
+    figures: dict[str, Any] = Field(description="Attack-specific figures")
+    record_risk_summary: RecordRiskSummary
+    attribute_contribution: dict[str, float]
+    attribute_contribution_kind: str
+    detail: dict[str, Any] = Field(description="The attack's full result")
+    elapsed_seconds: float
+    privcheck_version: str = __version__
+    sections: list[Section] = Field(default_factory=list)
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2)
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def _check_alignment(original: pd.DataFrame, masked: pd.DataFrame) -> None:
+    missing = [c for c in original.columns if c not in masked.columns]
+    extra = [c for c in masked.columns if c not in original.columns]
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append(f"lacks {missing}")
+        if extra:
+            parts.append(f"has extra {extra}")
+        raise DataError(
+            f"the masked file's columns differ from the original's: it {' and '.join(parts)}; "
+            "both files must have the same schema"
+        )
+    if len(original) != len(masked):
+        raise DataError(
+            f"the original file has {len(original)} records and the masked file {len(masked)}; "
+            "risk assessment aligns them by position, so they need the same row count"
+        )
+
+
+def _numeric(frame: pd.DataFrame, col: str, which: str) -> pd.Series | None:
+    s = frame[col]
+    if pd.api.types.is_numeric_dtype(s):
+        return s.astype(np.float64)
+    out = pd.to_numeric(s, errors="coerce")
+    bad = out.isna() & s.notna()
+    if bad.any():
+        return None
+    return out.astype(np.float64)
+
+
+def _first_non_numeric(frame: pd.DataFrame, col: str) -> str:
+    s = frame[col]
+    bad = pd.to_numeric(s, errors="coerce").isna() & s.notna()
+    return str(s[bad].iloc[0])
+
+
+def select_attributes(
+    original: pd.DataFrame,
+    masked: pd.DataFrame,
+    quasi_identifiers: list[str],
+    intruder_attributes: list[str] | None,
+    measure: type[RiskMeasure],
+) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """The attributes the intruder knows, converted to numbers where the attack needs them."""
+    explicit = intruder_attributes is not None
+    attrs = list(intruder_attributes) if explicit else list(quasi_identifiers)
+    if not attrs:
+        raise PolicyError(
+            "no attributes to attack: the policy has no quasi-identifiers; give "
+            "--intruder-attributes a,b,…"
+        )
+    unknown = [a for a in attrs if a not in original.columns]
+    if unknown:
+        raise DataError(
+            f"attribute {unknown[0]!r} is not a column of the data; columns: "
+            f"{list(original.columns)}"
+        )
+    original, masked = original.copy(), masked.copy()
+    usable = []
+    for a in attrs:
+        so, sm = _numeric(original, a, "original"), _numeric(masked, a, "masked")
+        if so is not None and sm is not None:
+            original[a], masked[a] = so, sm
+            usable.append(a)
+        elif measure.numeric:
+            if explicit:
+                which, frame = ("original", original) if so is None else ("masked", masked)
+                raise DataError(
+                    f"attribute {a!r} of the {which} file is not numeric (value "
+                    f"{_first_non_numeric(frame, a)!r}); attack {measure.name} needs numeric "
+                    "attributes"
+                )
+        else:
+            usable.append(a)
+    if not usable:
+        raise DataError(
+            f"attack {measure.name} needs numeric attributes and none of the quasi-identifiers "
+            f"{attrs} is numeric in both files; give --intruder-attributes"
+        )
+    return original, masked, usable
+
+
+def intruder_rows(spec: str | None, n: int, seed: int) -> tuple[np.ndarray, str]:
+    """All rows, a random ``N`` of them (seeded), or the 0-based rows listed in a file."""
+    if spec is None or spec == "all":
+        return np.arange(n, dtype=np.int64), "all"
+    path = Path(spec)
+    if spec.strip().isdigit() and not path.exists():
+        count = int(spec)
+        if not 1 <= count <= n:
+            raise PolicyError(f"--intruder-records must be between 1 and {n}; got {count}")
+        rng = np.random.default_rng(seed)
+        return np.sort(rng.choice(n, size=count, replace=False)), f"random {count} (seed {seed})"
+    if not path.exists():
+        raise DataError(
+            f"--intruder-records {spec!r} is neither a number of records nor an existing file"
+        )
+    tokens = path.read_text(encoding="utf-8").replace(",", " ").split()
+    if tokens and not tokens[0].lstrip("-").isdigit():
+        tokens = tokens[1:]  # a header line
+    try:
+        rows = np.array([int(t) for t in tokens], dtype=np.int64)
+    except ValueError:
+        raise DataError(
+            f"{path} must list 0-based row numbers (one per line); found a non-integer"
+        ) from None
+    if len(rows) == 0:
+        raise DataError(f"{path} lists no rows")
+    if rows.min() < 0 or rows.max() >= n:
+        raise DataError(f"{path}: row numbers must lie in [0, {n - 1}]")
+    if len(np.unique(rows)) != len(rows):
+        raise DataError(f"{path} lists a row more than once")
+    return rows, f"rows of {path} ({len(rows)})"
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _scalars(figures: dict[str, Any]) -> dict[str, float | int | str | None]:
+    return {
+        k: v for k, v in figures.items() if v is None or isinstance(v, bool | int | float | str)
+    }
+
+
+def _wide(counts: list[int]) -> bool:
+    """Whether bars span so many orders of magnitude that a log axis reads better."""
+    positive = [c for c in counts if c > 0]
+    return len(positive) > 1 and max(positive) > 50 * min(positive)
+
+
+def risk_sections(out: RiskOutcome, attack: str) -> list[Section]:
+    """The risk profile (histogram and sorted curve) and the per-attribute contribution."""
+    risk = np.sort(out.record_risk)[::-1]
+    summary = RecordRiskSummary.of(risk)
+    headline = {
+        "re-identification rate": out.reidentification_rate,
+        "certain rate": out.certain_rate,
+        "mean record risk": summary.mean,
+        "records with risk > 0": summary.share_positive,
+        "records with risk = 1": summary.share_certain,
+        **_scalars(out.figures),
+    }
+    sections = [
+        Section(
+            id="risk",
+            title=f"Disclosure risk — {attack}",
+            summary=f"{summary.n_records:,} intruder records; per-record risk = the chance the "
+            "intruder's link (or class) points at the true record.",
+            figures={k: v for k, v in headline.items() if v is not None},
+        )
+    ]
+    labels = [f"{lo:.1f}–{lo + 0.1:.1f}" for lo in np.linspace(0, 0.9, 10)]
+    sections.append(
+        Section(
+            id="risk-histogram",
+            title="Risk profile: records per risk level",
+            plot=SectionPlot(
+                kind="bar",
+                x=labels,
+                series={"records": [float(h) for h in summary.histogram]},
+                xlabel="per-record risk",
+                ylabel="records",
+                log_y=_wide(summary.histogram),
+            ),
+        )
+    )
+    if len(risk):
+        shares = np.arange(1, PROFILE_POINTS + 1) / PROFILE_POINTS
+        at = np.minimum(np.ceil(shares * len(risk)).astype(int) - 1, len(risk) - 1)
+        sections.append(
+            Section(
+                id="risk-profile",
+                title="Risk profile: records by risk, highest first",
+                summary="The risk of the record at each share of the intruder records sorted by "
+                "decreasing risk (at 10 %: the 10 % riskiest records have at least this risk).",
+                plot=SectionPlot(
+                    kind="line",
+                    x=[f"{s:.0%}" for s in shares],
+                    series={"risk": [float(risk[i]) for i in at]},
+                    xlabel="share of records (sorted by risk)",
+                    ylabel="per-record risk",
+                ),
+            )
+        )
+    if out.attribute_contribution:
+        sections.append(
+            Section(
+                id="risk-attributes",
+                title="Per-attribute contribution",
+                summary=out.contribution_kind,
+                table=SectionTable(
+                    columns=["attribute", "contribution"],
+                    rows=[[a, float(v)] for a, v in out.attribute_contribution.items()],
+                ),
+            )
+        )
+    return sections
+
+
+def assess(
+    original: pd.DataFrame,
+    masked: pd.DataFrame,
+    quasi_identifiers: list[str],
+    measure: type[RiskMeasure],
+    params: dict[str, Any] | None = None,
+    *,
+    intruder_records: str | None = None,
+    intruder_attributes: list[str] | None = None,
+    seed: int = 0,
+    original_name: str | None = None,
+    masked_name: str | None = None,
+) -> RiskReport:
+    """Run ``measure`` on the aligned files and build the ``RiskReport``."""
+    params = dict(params or {})
+    measure.check_params(params)
+    _check_alignment(original, masked)
+    original, masked, attrs = select_attributes(
+        original, masked, quasi_identifiers, intruder_attributes, measure
+    )
+    rows, described = intruder_rows(intruder_records, len(original), seed)
+    started = time.perf_counter()
+    out = measure.assess(AttackInputs(original, masked, attrs, rows, seed), **dict(params))
+    elapsed = time.perf_counter() - started
+    return RiskReport(
+        attack=measure.name,
+        params=params,
+        original=original_name,
+        masked=masked_name,
+        attributes=attrs,
+        n_intruder_records=len(rows),
+        n_masked_records=len(masked),
+        intruder_records=described,
+        seed=seed,
+        reidentification_rate=out.reidentification_rate,
+        certain_rate=out.certain_rate,
+        figures=out.figures,
+        record_risk_summary=RecordRiskSummary.of(out.record_risk),
+        attribute_contribution=out.attribute_contribution,
+        attribute_contribution_kind=out.contribution_kind,
+        detail=out.detail,
+        elapsed_seconds=elapsed,
+        sections=risk_sections(out, measure.name),
+    )
+
+
+def _rate(v: float | None) -> str:
+    return "—" if v is None else f"{v:.4f} ({v:.1%})"
+
+
+def render_risk_text(report: RiskReport) -> str:
+    """A readable summary: the headline rates, the attack's figures, the contributions."""
+    lines = [
+        f"privcheck risk — attack {report.attack}" + (f" {report.params}" if report.params else ""),
+        f"  original {report.original or '?'}  vs  masked {report.masked or '?'}",
+        f"  intruder: {report.intruder_records} of {report.n_masked_records:,} records on "
+        f"{len(report.attributes)} attributes ({', '.join(report.attributes)})",
+        "",
+        f"  re-identification rate  {_rate(report.reidentification_rate)}",
+        f"  certain rate            {_rate(report.certain_rate)}",
+    ]
+    s = report.record_risk_summary
+    lines.append(
+        f"  record risk             mean {_fmt(s.mean)}, median {_fmt(s.median)}, "
+        f"p90 {_fmt(s.p90)}, max {_fmt(s.maximum)}; {s.share_certain:.1%} at risk 1"
+    )
+    scalars = _scalars(report.figures)
+    if scalars:
+        lines += ["", "  figures"]
+        width = max(len(k) for k in scalars)
+        lines += [
+            f"    {k:<{width}}  {_fmt(v) if isinstance(v, float) else v}"
+            for k, v in scalars.items()
+        ]
+    if report.attribute_contribution:
+        lines += ["", f"  per-attribute contribution ({report.attribute_contribution_kind})"]
+        width = max(len(a) for a in report.attribute_contribution)
+        lines += [f"    {a:<{width}}  {_fmt(v)}" for a, v in report.attribute_contribution.items()]
+    lines.append(f"\n  {report.elapsed_seconds:.2f} s")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,380 @@
+"""The built-in risk measures of ``privcheck risk --attack NAME``, registered as plugins.
+
+Each measure is a class with a ``name`` (the ``--attack`` value), a one-line ``summary``, whether
+it needs ``numeric`` attributes, and ``assess(inputs, **params) -> RiskOutcome``. They arrive
+through the ``privcheck_risk_measures`` hook like a third-party plugin's measures would, so
+``privcheck plugins`` lists them and a plugin can add its own attack with the same interface.
+
+Every measure reduces its attack's result to a ``RiskOutcome``: the two headline rates the CLI
+reports for every attack (``reidentification_rate``, ``certain_rate``), the per-record risk the
+risk profile is drawn from, the per-attribute contribution and the attack's own figures.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from privcheck.errors import PolicyError
+from privcheck.hookspecs import hookimpl
+from privcheck.risk.attribute_disclosure import rank_interval_disclosure, sd_interval_disclosure
+from privcheck.risk.learned import learned_distance
+from privcheck.risk.linkage import dbrl
+from privcheck.risk.probabilistic import prl
+from privcheck.risk.results import LinkageResult
+from privcheck.risk.transparency import microaggregation_transparency, rank_swap_transparency
+from privcheck.risk.uniqueness import class_sizes_of, record_risks, uniqueness_risk
+
+
+@dataclass
+class AttackInputs:
+    """What an attack sees: both files (aligned by position) and the intruder's knowledge.
+
+    ``rows`` are the original records the intruder holds (their masked counterparts are the same
+    rows of the release); ``attributes`` the characteristics it knows of them.
+    """
+
+    original: pd.DataFrame
+    masked: pd.DataFrame
+    attributes: list[str]
+    rows: np.ndarray
+    seed: int
+
+    @property
+    def all_rows(self) -> bool:
+        return len(self.rows) == len(self.original)
+
+    def intruder(self) -> pd.DataFrame:
+        return self.original.iloc[self.rows][self.attributes].reset_index(drop=True)
+
+
+@dataclass
+class RiskOutcome:
+    """A measure's result in the shape every report shares (see the module docstring)."""
+
+    reidentification_rate: float | None
+    certain_rate: float | None
+    record_risk: np.ndarray
+    attribute_contribution: dict[str, float]
+    contribution_kind: str
+    figures: dict[str, Any] = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+def from_linkage(res: LinkageResult) -> RiskOutcome:
+    """The common shape of a record-linkage result (all linkage attacks return one)."""
+    figures = {
+        "anonymity_set_rate": res.anonymity_set_rate,
+        "mean_anonymity_set_size": res.mean_anonymity_set_size,
+        **res.figures,
+    }
+    return RiskOutcome(
+        reidentification_rate=res.reidentification_rate,
+        certain_rate=res.certain_rate,
+        record_risk=np.asarray(res.record_risk, dtype=np.float64),
+        attribute_contribution=dict(res.attribute_contribution),
+        contribution_kind=res.attribute_contribution_kind,
+        figures=figures,
+        detail=res.model_dump(mode="json"),
+    )
+
+
+class RiskMeasure:
+    """Base of a risk measure (an attack); subclasses set the class attributes and ``run``."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    #: whether every attribute must be numeric (distances, ranks, intervals)
+    numeric: ClassVar[bool] = True
+    #: parameters the CLI supplies itself and a user may not pass with --param
+    reserved: ClassVar[tuple[str, ...]] = (
+        "intruder",
+        "masked",
+        "original",
+        "attributes",
+        "true_index",
+        "family",
+    )
+
+    @classmethod
+    def function(cls):
+        """The library function whose keyword parameters ``--param`` may set."""
+        raise NotImplementedError
+
+    @classmethod
+    def check_params(cls, params: dict[str, Any]) -> None:
+        """Unknown or reserved ``--param`` keys are an error naming the accepted ones."""
+        sig = inspect.signature(cls.function())
+        accepted = [
+            n
+            for n, p in sig.parameters.items()
+            if n not in cls.reserved and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        ]
+        for key in params:
+            if key not in accepted:
+                raise PolicyError(
+                    f"attack {cls.name} has no parameter {key!r}; its parameters: "
+                    f"{', '.join(accepted) or 'none'}"
+                )
+
+    @classmethod
+    def assess(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        cls.check_params(params)
+        return cls.run(inputs, **params)
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        raise NotImplementedError
+
+
+class _Linkage(RiskMeasure):
+    """Linkage of the intruder's rows to the whole release, truth = the same row."""
+
+    defaults: ClassVar[dict[str, Any]] = {}
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        params.setdefault("random_state", inputs.seed)
+        res = cls.function()(
+            inputs.intruder(),
+            inputs.masked[inputs.attributes],
+            attributes=inputs.attributes,
+            true_index=inputs.rows,
+            **{**cls.defaults, **params},
+        )
+        return from_linkage(res)
+
+
+class DBRL(_Linkage):
+    name = "dbrl"
+    summary = "distance-based record linkage, Euclidean on standardised attributes"
+
+    @classmethod
+    def function(cls):
+        return dbrl
+
+
+class Mahalanobis(_Linkage):
+    name = "mahalanobis"
+    summary = "distance-based record linkage, Mahalanobis distance"
+    defaults: ClassVar[dict[str, Any]] = {"metric": "mahalanobis"}
+    reserved = (*RiskMeasure.reserved, "metric")
+
+    @classmethod
+    def function(cls):
+        return dbrl
+
+
+class PRL(_Linkage):
+    name = "prl"
+    summary = "probabilistic record linkage (Fellegi–Sunter, EM-estimated m/u)"
+    numeric = False
+
+    @classmethod
+    def function(cls):
+        return prl
+
+
+class RankSwapTransparency(_Linkage):
+    name = "rank-swap-transparency"
+    summary = "transparency attack on rank swapping (param p, the percentage)"
+
+    @classmethod
+    def function(cls):
+        return rank_swap_transparency
+
+
+class MicroaggregationTransparency(_Linkage):
+    name = "microaggregation-transparency"
+    summary = "transparency attack on univariate microaggregation (param k)"
+
+    @classmethod
+    def function(cls):
+        return microaggregation_transparency
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        if "k" not in params:
+            raise PolicyError(
+                "attack microaggregation-transparency needs the published k: --param k=3"
+            )
+        return super().run(inputs, **params)
+
+
+class _Learned(RiskMeasure):
+    """Worst-case learned distance: supervised on the intruder's rows of both files.
+
+    The programme learns from aligned pairs, so it runs on the intruder's rows of the original
+    file against the same rows of the release (all rows by default — the worst case).
+    """
+
+    family: ClassVar[str]
+
+    @classmethod
+    def function(cls):
+        return learned_distance
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        params.setdefault("random_state", inputs.seed)
+        masked = inputs.masked.iloc[inputs.rows][inputs.attributes].reset_index(drop=True)
+        res = learned_distance(
+            inputs.intruder(),
+            masked,
+            family=cls.family,  # type: ignore[arg-type]
+            attributes=inputs.attributes,
+            **params,
+        )
+        out = from_linkage(res)
+        if not inputs.all_rows:
+            out.figures["linked_within"] = "the intruder's rows of the release"
+        return out
+
+
+class LearnedWeightedMean(_Learned):
+    name = "learned-weighted-mean"
+    summary = "worst-case learned distance: weighted mean (MILP)"
+    family = "weighted_mean"
+
+
+class LearnedOWA(_Learned):
+    name = "learned-owa"
+    summary = "worst-case learned distance: OWA (MILP)"
+    family = "owa"
+
+
+class LearnedBilinear(_Learned):
+    name = "learned-bilinear"
+    summary = "worst-case learned distance: symmetric bilinear form (MILP)"
+    family = "bilinear"
+
+
+class LearnedChoquet(_Learned):
+    name = "learned-choquet"
+    summary = "worst-case learned distance: Choquet integral, ≤ 6 attributes (MILP)"
+    family = "choquet"
+
+
+def _uniques_share(frame: pd.DataFrame) -> float:
+    sizes, cls_of = class_sizes_of(frame)
+    return float(np.mean(sizes[cls_of] == 1)) if len(frame) else 0.0
+
+
+class Uniqueness(RiskMeasure):
+    """Prosecutor / journalist / marketer risk of the release's quasi-identifier classes.
+
+    The expected share of records a prosecutor re-identifies (each record's risk is 1/f of its
+    class) is the re-identification rate; records alone in their class are the certain ones.
+    """
+
+    name = "uniqueness"
+    summary = "sample uniques and prosecutor/journalist/marketer risk of the masked file's QIs"
+    numeric = False
+    reserved = (*RiskMeasure.reserved, "class_sizes", "population_sizes")
+
+    @classmethod
+    def function(cls):
+        return uniqueness_risk
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        released = inputs.masked[inputs.attributes].astype(str)
+        sizes, cls_of = class_sizes_of(released)
+        res = uniqueness_risk(sizes, **params)
+        risk = record_risks(sizes, cls_of)["prosecutor"][inputs.rows]
+        base = res.sample_uniqueness
+        contribution = {}
+        for a in inputs.attributes:
+            rest = [c for c in inputs.attributes if c != a]
+            contribution[a] = base - (_uniques_share(released[rest]) if rest else 0.0)
+        detail = res.model_dump(mode="json")
+        return RiskOutcome(
+            reidentification_rate=res.prosecutor_average_risk,
+            certain_rate=res.sample_uniqueness,
+            record_risk=np.asarray(risk, dtype=np.float64),
+            attribute_contribution=contribution,
+            contribution_kind="share of records that stop being sample uniques when the "
+            "attribute is left out of the quasi-identifiers",
+            figures={
+                k: v
+                for k, v in detail.items()
+                if not isinstance(v, dict) and k not in ("has_population",)
+            },
+            detail=detail,
+        )
+
+
+class IntervalDisclosure(RiskMeasure):
+    """Interval disclosure (attribute disclosure): no linkage, so no re-identification rate."""
+
+    name = "interval-disclosure"
+    summary = "rank- or SD-based interval disclosure of numeric attributes (param method, p)"
+
+    @classmethod
+    def function(cls):
+        return rank_interval_disclosure
+
+    @classmethod
+    def check_params(cls, params: dict[str, Any]) -> None:
+        method = params.get("method", "rank")
+        if method not in ("rank", "sd"):
+            raise PolicyError(f"interval-disclosure method must be 'rank' or 'sd'; got {method!r}")
+        rest = {k: v for k, v in params.items() if k != "method"}
+        fn = rank_interval_disclosure if method == "rank" else sd_interval_disclosure
+        accepted = [
+            n for n, p in inspect.signature(fn).parameters.items() if p.default is not p.empty
+        ]
+        accepted = [n for n in accepted if n != "attributes"]
+        for key in rest:
+            if key not in accepted:
+                raise PolicyError(
+                    f"attack interval-disclosure ({method}) has no parameter {key!r}; its "
+                    f"parameters: method, {', '.join(accepted)}"
+                )
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        method = params.pop("method", "rank")
+        fn = rank_interval_disclosure if method == "rank" else sd_interval_disclosure
+        orig = inputs.original.iloc[inputs.rows][inputs.attributes].reset_index(drop=True)
+        masked = inputs.masked.iloc[inputs.rows][inputs.attributes].reset_index(drop=True)
+        res = fn(orig, masked, attributes=inputs.attributes, **params)
+        detail = res.model_dump(mode="json")
+        return RiskOutcome(
+            reidentification_rate=None,
+            certain_rate=None,
+            record_risk=np.asarray(res.record_risk, dtype=np.float64),
+            attribute_contribution=dict(res.per_attribute),
+            contribution_kind="share of records whose original value lies in the interval "
+            "around the masked value",
+            figures={
+                "method": res.method,
+                "disclosure_rate": res.rate,
+                "record_rate": res.record_rate,
+            },
+            detail=detail,
+        )
+
+
+BUILTIN_MEASURES: list[type[RiskMeasure]] = [
+    DBRL,
+    Mahalanobis,
+    PRL,
+    LearnedWeightedMean,
+    LearnedOWA,
+    LearnedBilinear,
+    LearnedChoquet,
+    RankSwapTransparency,
+    MicroaggregationTransparency,
+    Uniqueness,
+    IntervalDisclosure,
+]
+
+
+@hookimpl
+def privcheck_risk_measures() -> list[type]:
+    return list(BUILTIN_MEASURES)
