@@ -77,19 +77,40 @@ def _python(values: pd.Series, spark_type: Any) -> list:
     return out
 
 
+#: mappings up to this many values become a literal map expression (no join at all); larger
+#: ones a broadcast join
+_LITERAL_MAP = 4096
+
+
 def map_column(frame: Any, name: str, values: pd.Series, targets: pd.Series, target_type=None):
-    """``frame`` with column ``name`` replaced by ``targets`` looked up by ``values`` (a small
-    broadcast, null-safe join; ``target_type`` defaults to the column's own type)."""
+    """``frame`` with column ``name`` replaced by ``targets`` looked up by ``values`` (nulls
+    included; ``target_type`` defaults to the column's own type): a literal map for small
+    mappings, else a small broadcast, null-safe join."""
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
     source_type = frame.schema[name].dataType
     target_type = target_type or source_type
+    keys, outs = _python(values, source_type), _python(targets, target_type)
+    columns = frame.columns
+    if len(keys) <= _LITERAL_MAP:
+        null_target = [t for k, t in zip(keys, outs, strict=True) if k is None]
+        pairs = [
+            part
+            for k, t in zip(keys, outs, strict=True)
+            if k is not None
+            for part in (F.lit(k).cast(source_type), F.lit(t).cast(target_type))
+        ]
+        source = F.col(_quoted(name))
+        mapped = F.create_map(*pairs)[source] if pairs else F.lit(None).cast(target_type)
+        if null_target:
+            mapped = F.when(source.isNull(), F.lit(null_target[0]).cast(target_type)).otherwise(
+                mapped
+            )
+        return frame.select(*(mapped.alias(c) if c == name else F.col(_quoted(c)) for c in columns))
     v, t = "__privcheck_from", "__privcheck_to"
     schema = T.StructType([T.StructField(v, source_type), T.StructField(t, target_type)])
-    rows = list(zip(_python(values, source_type), _python(targets, target_type), strict=True))
-    mapping = frame.sparkSession.createDataFrame(rows, schema=schema)
-    columns = frame.columns
+    mapping = frame.sparkSession.createDataFrame(list(zip(keys, outs, strict=True)), schema)
     joined = frame.join(F.broadcast(mapping), F.col(_quoted(name)).eqNullSafe(F.col(v)), "left")
     return joined.select(*(F.col(t).alias(c) if c == name else F.col(_quoted(c)) for c in columns))
 
