@@ -28,7 +28,6 @@ K5 = {"models": [{"model": "k-anonymity", "k": 5}]}
 
 
 def k5_policy(**update) -> Policy:
-    base = load_policy(ADULT / "policy.yaml")
     models = load_policy({**K5, "attributes": {"x": {"role": "quasi_identifier"}}}).models
     return adult_policy(models=models, **update)
 
@@ -104,8 +103,10 @@ def test_cli_anonymize_and_apply_on_spark(spark, tmp_path, adult_frame):
     runner = CliRunner()
     res = runner.invoke(
         app,
-        ["anonymize", str(tmp_path / "a.parquet"), "-p", policy, "-o", str(out)]
-        + ["--engine", "spark", "--report", str(rep)],
+        [
+            *("anonymize", str(tmp_path / "a.parquet"), "-p", policy, "-o", str(out)),
+            *("--engine", "spark", "--report", str(rep)),
+        ],
     )
     assert res.exit_code == 0, res.output
     assert out.is_dir() and not list(tmp_path.glob(".release.*"))
@@ -115,8 +116,10 @@ def test_cli_anonymize_and_apply_on_spark(spark, tmp_path, adult_frame):
     assert node == report.node and len(written) == report.n_released_rows
     res = runner.invoke(
         app,
-        ["apply", str(tmp_path / "small.parquet"), "-t", str(rep), "-p", policy]
-        + ["-o", str(tmp_path / "small_release"), "--engine", "spark"],
+        [
+            *("apply", str(tmp_path / "small.parquet"), "-t", str(rep), "-p", policy),
+            *("-o", str(tmp_path / "small_release"), "--engine", "spark"),
+        ],
     )
     assert res.exit_code == 1, res.output  # 200 records: the node no longer holds
     assert not (tmp_path / "small_release").exists()
