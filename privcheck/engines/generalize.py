@@ -104,14 +104,19 @@ def map_column(frame: Any, name: str, values: pd.Series, targets: pd.Series, tar
         source = F.col(_quoted(name))
         mapped = F.create_map(*pairs)[source] if pairs else F.lit(None).cast(target_type)
         if null_target:
-            mapped = F.when(source.isNull(), F.lit(null_target[0]).cast(target_type)).otherwise(
-                mapped
-            )
+            # missing is null or NaN, as on pandas (Spark keeps the two apart)
+            missing = source.isNull()
+            if isinstance(source_type, T.FractionalType):
+                missing = missing | F.isnan(source)
+            mapped = F.when(missing, F.lit(null_target[0]).cast(target_type)).otherwise(mapped)
         return frame.select(*(mapped.alias(c) if c == name else F.col(_quoted(c)) for c in columns))
     v, t = "__privcheck_from", "__privcheck_to"
     schema = T.StructType([T.StructField(v, source_type), T.StructField(t, target_type)])
     mapping = frame.sparkSession.createDataFrame(list(zip(keys, outs, strict=True)), schema)
-    joined = frame.join(F.broadcast(mapping), F.col(_quoted(name)).eqNullSafe(F.col(v)), "left")
+    key = F.col(_quoted(name))
+    if isinstance(source_type, T.FractionalType):  # NaN is missing, like null
+        key = F.when(F.isnan(key), F.lit(None)).otherwise(key)
+    joined = frame.join(F.broadcast(mapping), key.eqNullSafe(F.col(v)), "left")
     return joined.select(*(F.col(t).alias(c) if c == name else F.col(_quoted(c)) for c in columns))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -137,3 +138,35 @@ def test_polars_and_duckdb_take_the_in_process_path(adult_frame):
     relation = con.from_arrow(frame.to_arrow())
     got, got_report = anonymize(relation, policy, "incognito")
     assert got_report.node == report.node and rows(got).equals(rows(release))
+
+
+def test_generated_hierarchies_and_nan_on_spark_equal_pandas(spark):
+    """Interval and masking hierarchies, a NaN (missing: own_class) that Spark keeps as NaN."""
+    rng = np.random.default_rng(0)
+    n = 400
+    age = rng.integers(18, 80, n).astype(float)
+    age[:7] = np.nan
+    frame = pd.DataFrame(
+        {
+            "age": age,
+            "zip": rng.choice(np.array(["02139", "02141", "10001"], dtype=object), n),
+            "s": rng.choice(np.array(list("ab"), dtype=object), n),
+        }
+    )
+    policy = {
+        "attributes": {
+            "age": {
+                "role": "quasi_identifier",
+                "hierarchy": {"type": "intervals", "widths": [5, 10]},
+            },
+            "zip": {"role": "quasi_identifier", "hierarchy": {"type": "masking"}},
+            "s": {"role": "sensitive"},
+        },
+        "models": [{"model": "k-anonymity", "k": 2}],
+        "missing": "own_class",
+    }
+    release, report = anonymize(frame, policy, "incognito")
+    got, got_report = anonymize(spark.createDataFrame(frame), policy, "incognito")
+    assert got_report.node == report.node and report.node["age"] < 3  # NaN mapped mid-way
+    assert "<missing>" in set(release["age"])
+    assert rows(got).equals(rows(release))
