@@ -216,6 +216,17 @@ def anonymize(
         Path | None,
         typer.Option("--graph", help="Anonymize a graph (edge list or GraphML) for k-degree"),
     ] = None,
+    engine: Annotated[
+        Engine,
+        typer.Option(help="Where the data is read and the release made (spark: OUTPUT is a dir)"),
+    ] = Engine.pandas,
+    spark_master: Annotated[
+        str, typer.Option(help="Spark master for --engine spark (an active session wins)")
+    ] = "local[*]",
+    max_groups: Annotated[
+        int | None,
+        typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
+    ] = None,
 ) -> None:
     """Anonymize DATA so that every model of the policy holds; write the release atomically.
 
@@ -236,12 +247,18 @@ def anonymize(
         text = result.summary()
     else:
         from privcheck.anonymizers import anonymize as run_anonymize
-        from privcheck.io import write_table
+        from privcheck.engines.output import write_release
         from privcheck.report import render_anonymization_text
 
+        frame: object = data
+        if engine is not Engine.pandas:
+            from privcheck.engines.readers import open_frame
+
+            frame = open_frame(str(data), engine.value, spark_master)
+            params["max_groups"] = max_groups
         with progress(total=None, description=f"{algorithm} search") as bar:
             release, result = run_anonymize(
-                data,
+                frame,
                 policy,
                 algorithm,
                 seed=seed,
@@ -250,7 +267,8 @@ def anonymize(
                 progress=bar.update,
                 **params,
             )
-        write_table(release, output)
+        write_release(release, output)
+        result.source = str(data)
         text = render_anonymization_text(result)
     if report is not None:
         write_text_atomic(report, result.to_json() + "\n")
@@ -346,6 +364,59 @@ def risk(
     else:
         text = render_risk_text(report)
     emit(text, output)
+
+
+@app.command()
+def apply(
+    data: Annotated[str, typer.Argument(help="The next batch (CSV/TSV/Parquet; folder or glob)")],
+    transformation: Annotated[
+        Path,
+        typer.Option(
+            "--transformation",
+            "-t",
+            help="An anonymization report (JSON) or a transformation JSON: the node to re-apply",
+        ),
+    ],
+    policy: Annotated[
+        Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
+    ] = ...,  # type: ignore[assignment]
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Where to write the release")
+    ] = ...,  # type: ignore[assignment]
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format")] = Format.text,
+    engine: Annotated[Engine, typer.Option(help="Where the batch is read and generalized")] = (
+        Engine.pandas
+    ),
+    spark_master: Annotated[
+        str, typer.Option(help="Spark master for --engine spark (an active session wins)")
+    ] = "local[*]",
+    keep_order: Annotated[
+        bool, typer.Option("--keep-order", help="Keep the input's row order (default: shuffle)")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the row shuffle")] = 0,
+) -> None:
+    """Re-apply a chosen transformation to DATA and check it: exit 0 and write the release if
+    the policy holds, exit 1 with the batch's check report and NO release if it does not."""
+    from privcheck.anonymizers import apply as run_apply
+    from privcheck.engines.output import write_release
+
+    frame: object = data
+    if engine is not Engine.pandas:
+        from privcheck.engines.readers import open_frame
+
+        frame = open_frame(data, engine.value, spark_master)
+    release, report = run_apply(frame, transformation, policy, keep_order=keep_order, seed=seed)
+    if release is None:
+        typer.echo(render(report, fmt, str(data)), nl=False)
+        typer.echo(
+            f"the transformation no longer satisfies the policy on {data}; nothing written "
+            "(choose a new one with privcheck anonymize)",
+            err=True,
+        )
+        raise typer.Exit(1)
+    write_release(release, output)
+    typer.echo(render(report, fmt, f"release of {data}"), nl=False)
+    typer.echo(f"wrote {output}", err=True)
 
 
 @app.command()

@@ -9,6 +9,7 @@ import pandas as pd
 
 from privcheck.anonymizers.complementary import previous_node
 from privcheck.anonymizers.problem import Progress
+from privcheck.engines import is_engine_frame
 from privcheck.errors import PolicyError
 from privcheck.io import read_table
 from privcheck.plugins import anonymizer_registry
@@ -17,7 +18,7 @@ from privcheck.report import AnonymizationReport
 
 
 def anonymize(
-    data: pd.DataFrame | str | Path,
+    data: pd.DataFrame | str | Path | Any,
     policy: Policy | dict | str | Path,
     algorithm: str = "incognito",
     *,
@@ -25,8 +26,9 @@ def anonymize(
     keep_order: bool = False,
     previous: AnonymizationReport | dict | str | Path | None = None,
     progress: Progress | None = None,
+    max_groups: int | None = None,
     **params: Any,
-) -> tuple[pd.DataFrame, AnonymizationReport]:
+) -> tuple[Any, AnonymizationReport]:
     """Anonymize ``data`` so that every model of ``policy`` holds; return the release and its
     report.
 
@@ -36,15 +38,33 @@ def anonymize(
     to generalizations of an earlier release's node, so the two cannot be combined into finer
     classes. ``progress(done, total)`` is called as the search resolves lattice nodes.
 
+    ``data`` may also be an engine frame: a PySpark DataFrame is anonymized in Spark (class
+    table from Spark, search here, release as a Spark DataFrame, not shuffled; at most
+    ``max_groups`` combinations come back, else Spark generalizes first — see
+    ``privcheck.engines.generalize``); polars, pyarrow and DuckDB frames are collected to pandas.
+
     Raises ``PolicyError`` when the policy cannot be satisfied (saying why) and ``DataError`` when
     the data does not fit the policy.
     """
     policy = load_policy(policy)
-    frame = read_table(data)
     registry = anonymizer_registry()
     cls = registry.get(algorithm)
     if cls is None:
         raise PolicyError(f"unknown algorithm {algorithm!r}; available: {', '.join(registry)}")
+    if is_engine_frame(data):
+        from privcheck.engines.generalize import anonymize_engine, is_spark, to_pandas
+
+        if is_spark(data):
+            return anonymize_engine(
+                data,
+                policy,
+                cls(**params),
+                previous=previous_node(previous),
+                progress=progress,
+                max_groups=max_groups,
+            )
+        data = to_pandas(data)
+    frame = read_table(data)
     release, report = cls(**params).anonymize(
         frame,
         policy,

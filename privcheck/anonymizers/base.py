@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.problem import Progress, SearchProblem, SearchResult
+from privcheck.anonymizers.problem import NodeOutcome, Progress, SearchProblem, SearchResult
 from privcheck.anonymizers.release import materialise, recheck, removed_columns
-from privcheck.classes import count
+from privcheck.classes import ClassTable, count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
-from privcheck.metrics.generalization import all_metrics, get_metric
+from privcheck.metrics.generalization import Metric, all_metrics, get_metric
 from privcheck.models.base import evaluate_models, table_models
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy
-from privcheck.report import AnonymizationReport
+from privcheck.report import AnonymizationReport, Report
 
 
 class Anonymizer:
@@ -77,6 +78,22 @@ class Anonymizer:
                 )
 
 
+@dataclass(eq=False)
+class Choice:
+    """A search's outcome: the chosen node, its class table and which classes are kept."""
+
+    problem: SearchProblem
+    result: SearchResult
+    node: tuple[int, ...]
+    table: ClassTable
+    outcome: NodeOutcome
+    kept_classes: np.ndarray
+    limit: int
+    previous: tuple[int, ...] | None
+    metric: Metric
+    search_seconds: float
+
+
 class GeneralizationAnonymizer(Anonymizer):
     """A full-domain generalization search with suppression (ARX semantics)."""
 
@@ -87,6 +104,47 @@ class GeneralizationAnonymizer(Anonymizer):
 
     def search(self, problem: SearchProblem) -> SearchResult:
         raise NotImplementedError
+
+    def choose(
+        self,
+        encoded: EncodedTable,
+        policy: Policy,
+        *,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+        lower: Sequence[int] | None = None,
+    ) -> Choice:
+        """Search the lattice of ``encoded`` and return the chosen node with its class table.
+
+        ``encoded`` may be an engine's aggregated counts (weights): only class tables are used.
+        ``lower`` (a node the data was already generalized to, e.g. inside an engine) bounds
+        the lattice from below like ``previous`` does; the higher of the two wins per attribute.
+        """
+        self.refuse_non_monotone(policy)
+        check_possible(encoded, policy)
+        limit = int(np.floor(policy.suppression_limit * encoded.n_records + 1e-9))
+        prev = previous_lower(encoded, previous)
+        bound = prev
+        if lower is not None:
+            bound = tuple(lower) if prev is None else tuple(map(max, prev, lower))
+        metric = get_metric(policy.metric)
+        search_started = time.perf_counter()
+        configs = table_models(policy.models)  # graph models have nothing to say here
+        problem = SearchProblem(
+            encoded, configs, limit, metric, bound, progress, exhaustive=self.exhaustive
+        )
+        result = self.search(problem)
+        search_seconds = time.perf_counter() - search_started
+        if result.optimum is None:
+            raise PolicyError(nothing_satisfies(encoded, policy, limit, bound))
+        node = result.optimum
+        table = count(encoded, node, track_records=encoded.weights is None)
+        outcome, kept_classes = problem.evaluator.verdict(table)
+        if not outcome.satisfied:  # pragma: no cover - the search returned a failing node
+            raise RuntimeError(f"{self.name} chose node {node}, which does not satisfy the policy")
+        return Choice(
+            problem, result, node, table, outcome, kept_classes, limit, prev, metric, search_seconds
+        )
 
     def anonymize(
         self,
@@ -99,48 +157,56 @@ class GeneralizationAnonymizer(Anonymizer):
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
         started = time.perf_counter()
-        self.refuse_non_monotone(policy)
         encoded = encode(data, policy)
-        check_possible(encoded, policy)
-        limit = int(np.floor(policy.suppression_limit * encoded.n_records + 1e-9))
-        lower = previous_lower(encoded, previous)
-        metric = get_metric(policy.metric)
-        search_started = time.perf_counter()
-        configs = table_models(policy.models)  # graph models have nothing to say here
-        problem = SearchProblem(
-            encoded, configs, limit, metric, lower, progress, exhaustive=self.exhaustive
-        )
-        result = self.search(problem)
-        search_seconds = time.perf_counter() - search_started
-        if result.optimum is None:
-            raise PolicyError(nothing_satisfies(encoded, policy, limit, lower))
-        node = result.optimum
-        table = count(encoded, node, track_records=True)
-        outcome, kept_classes = problem.evaluator.verdict(table)
-        if not outcome.satisfied:  # pragma: no cover - the search returned a failing node
-            raise RuntimeError(f"{self.name} chose node {node}, which does not satisfy the policy")
-        kept_records = kept_classes[table.record_class]
+        choice = self.choose(encoded, policy, previous=previous, progress=progress)
+        kept_records = choice.kept_classes[choice.table.record_class]
         release, suppressed_rows = materialise(
-            data, encoded, node, kept_records, policy, keep_order=keep_order, seed=seed
+            data, encoded, choice.node, kept_records, policy, keep_order=keep_order, seed=seed
         )
         check = recheck(release, suppressed_rows, policy)
-        keep = None if outcome.clean else kept_classes
-        lattice = problem.lattice
-        minimal = lattice.minimal(result.satisfying) if result.exact else None
-        n_suppressed = int(encoded.n_records - kept_records.sum())
-        report = AnonymizationReport(
-            algorithm=self.name,
-            parameters=self.parameters(policy, seed, keep_order, lower, limit),
-            quasi_identifiers=encoded.qi_names,
-            node=lattice.describe(node),
-            n_records=encoded.n_records,
-            n_kept=int(kept_records.sum()),
-            n_suppressed=n_suppressed,
+        report = self.make_report(
+            choice,
+            encoded,
+            policy,
+            check=check,
             n_released_rows=len(release),
-            removed_columns=removed_columns(data, policy),
-            metric=metric.name,
+            removed=removed_columns(data, policy),
+            seed=seed,
+            keep_order=keep_order,
+        )
+        report.elapsed_seconds = round(time.perf_counter() - started, 4)
+        return release, report
+
+    def make_report(
+        self,
+        choice: Choice,
+        encoded: EncodedTable,
+        policy: Policy,
+        *,
+        check: Report,
+        n_released_rows: int,
+        removed: list[str],
+        seed: int,
+        keep_order: bool,
+    ) -> AnonymizationReport:
+        """The anonymization report of a chosen node (shared by pandas and the engines)."""
+        result, lattice, table = choice.result, choice.problem.lattice, choice.table
+        keep = None if choice.outcome.clean else choice.kept_classes
+        n_kept = int(table.sizes[choice.kept_classes].sum())
+        minimal = lattice.minimal(result.satisfying) if result.exact else None
+        return AnonymizationReport(
+            algorithm=self.name,
+            parameters=self.parameters(policy, seed, keep_order, choice.previous, choice.limit),
+            quasi_identifiers=encoded.qi_names,
+            node=lattice.describe(choice.node),
+            n_records=encoded.n_records,
+            n_kept=n_kept,
+            n_suppressed=int(encoded.n_records - n_kept),
+            n_released_rows=n_released_rows,
+            removed_columns=removed,
+            metric=choice.metric.name,
             metrics=all_metrics(table, keep),
-            nodes_evaluated=problem.evaluations,
+            nodes_evaluated=choice.problem.evaluations,
             lattice_size=lattice.size,
             satisfying_nodes=int(result.satisfying.sum()) if result.exact else None,
             minimal_nodes=(
@@ -150,10 +216,8 @@ class GeneralizationAnonymizer(Anonymizer):
             ),
             path=[lattice.describe(n) for n in result.path] if result.path else None,
             check=check,
-            search_seconds=round(search_seconds, 4),
-            elapsed_seconds=round(time.perf_counter() - started, 4),
+            search_seconds=round(choice.search_seconds, 4),
         )
-        return release, report
 
     def parameters(
         self, policy: Policy, seed: int, keep_order: bool, lower: Sequence[int] | None, limit: int

@@ -3,10 +3,10 @@
 GX resolves an expectation's numbers as *metrics*, implemented once per execution engine.
 ``PrivcheckTableMetric`` holds the engine implementations; subclasses only say how their
 parameters (the metric's ``value_keys``, filled from the expectation's fields of the same names)
-become a privcheck Policy. To add an engine — Spark, say — add one more
-``@metric_value(engine=SparkDFExecutionEngine)`` method to the base class that computes the same
-summary (``params.evaluate_frame`` for pandas; an engine-side group-by fed to privcheck's
-weighted encoding for Spark): every expectation gains it at once.
+become a privcheck Policy. Each engine is one ``@metric_value`` method of the base class, so every
+expectation gains it at once: pandas checks the frame in process; Spark hands the Spark
+DataFrame to ``privcheck.check``, whose group-by runs in Spark and brings back only the class
+table (privcheck's weighted encoding does the rest), so the summary is the same.
 
 The base class has no ``metric_name``, so GX registers only the subclasses (GX's metaclass walks
 ``dir(cls)``, which includes the inherited engine methods).
@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from great_expectations.core.metric_domain_types import MetricDomainTypes
-from great_expectations.execution_engine import PandasExecutionEngine
+from great_expectations.execution_engine import PandasExecutionEngine, SparkDFExecutionEngine
 from great_expectations.expectations.metrics.metric_provider import metric_value
 from great_expectations.expectations.metrics.table_metric_provider import TableMetricProvider
 
@@ -43,6 +43,21 @@ class PrivcheckTableMetric(TableMetricProvider):
     def _pandas(
         cls,
         execution_engine: PandasExecutionEngine,
+        metric_domain_kwargs: dict,
+        metric_value_kwargs: dict,
+        metrics: dict[str, Any],
+        runtime_configuration: dict,
+    ) -> dict[str, Any]:
+        frame, _, _ = execution_engine.get_compute_domain(
+            domain_kwargs=metric_domain_kwargs, domain_type=MetricDomainTypes.TABLE
+        )
+        policy = cls.build_policy(dict(metric_value_kwargs))
+        return P.evaluate_frame(frame, policy, cls._max_violators(metric_value_kwargs))
+
+    @metric_value(engine=SparkDFExecutionEngine)
+    def _spark(
+        cls,
+        execution_engine: SparkDFExecutionEngine,
         metric_domain_kwargs: dict,
         metric_value_kwargs: dict,
         metrics: dict[str, Any],

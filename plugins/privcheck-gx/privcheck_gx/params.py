@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 from pydantic import ValidationError
 
 from privcheck.checker import check
@@ -158,8 +157,8 @@ def summarise(report: Report, max_violators: int = DEFAULT_MAX_VIOLATORS) -> dic
 
 
 def evaluate_frame(
-    frame: pd.DataFrame, policy: Policy, max_violators: int = DEFAULT_MAX_VIOLATORS
+    frame: Any, policy: Policy, max_violators: int = DEFAULT_MAX_VIOLATORS
 ) -> dict[str, Any]:
-    """Check a pandas frame (what the pandas metric computes): privcheck's check, summarised."""
+    """Check a frame (pandas in process; a Spark DataFrame through its engine): the summary."""
     report = check(frame, policy, max_violators=max_violators, details=False)
     return summarise(report, max_violators)
