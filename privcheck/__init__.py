@@ -7,6 +7,7 @@
 __version__ = "0.1.0"
 
 from privcheck.anonymizers.api import anonymize
+from privcheck.anonymizers.transformation import apply
 from privcheck.checker import check
 from privcheck.errors import DataError, PolicyError, PrivcheckError
 from privcheck.hookspecs import hookimpl
@@ -21,6 +22,7 @@ __all__ = [
     "Report",
     "__version__",
     "anonymize",
+    "apply",
     "check",
     "hookimpl",
     "load_policy",
