@@ -51,6 +51,17 @@ def sum_f_log_f(s: SensitiveCounts) -> np.ndarray:
     return np.bincount(s.entry_class(), weights=f * np.log(f), minlength=s.n_classes)
 
 
+def entropy(s: SensitiveCounts, sizes: np.ndarray) -> np.ndarray:
+    """Shannon entropy −Σ p·ln p per class.
+
+    Summed from p = f/n rather than as ln n − Σ f·ln f / n: a single-valued class then has
+    entropy exactly 0 (exp = 1), where the other form rounds to 0.9999999999999996 for some n.
+    """
+    cls = s.entry_class()
+    p = s.counts / sizes[cls]
+    return -np.bincount(cls, weights=p * np.log(p), minlength=s.n_classes)
+
+
 def recursive_ratio(
     s: SensitiveCounts, l: int  # noqa: E741
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -81,7 +92,7 @@ class LDiversity(PrivacyModel):
             flogf = sum_f_log_f(s)
             bound = n * (np.log(n) - np.log(config.l))
             ok = flogf <= bound + _ENTROPY_RTOL * np.maximum(n * np.log(np.maximum(n, 2)), 1)
-            exp_entropy = np.exp(np.log(n) - flogf / n)
+            exp_entropy = np.exp(entropy(s, n))
             return Evaluation(config, ok, exp_entropy, "exp(entropy)")
         ratio, r1, tail = recursive_ratio(s, int(config.l))
         return Evaluation(
