@@ -232,8 +232,9 @@ def ordered_distance(m: int) -> np.ndarray:
 def _natural_key(v: str) -> tuple:
     """Digit runs compare as numbers ('3K' < '11K'), as a user reading the values would."""
     parts = [p for p in re.split(r"(\d+(?:\.\d+)?)", v) if p]
-    return tuple((0, float(p), "") if re.fullmatch(r"\d+(?:\.\d+)?", p) else (1, 0.0, p)
-                 for p in parts)
+    return tuple(
+        (0, float(p), "") if re.fullmatch(r"\d+(?:\.\d+)?", p) else (1, 0.0, p) for p in parts
+    )
 
 
 def natural_order(values: Iterable[str]) -> list[str]:
@@ -320,8 +321,9 @@ def expected(
 # --------------------------------------------------------------------------- random tables
 
 
-def random_tree(rng: np.random.Generator, m: int, height: int, prefix: str,
-                single_top: bool = True) -> list[list[str]]:
+def random_tree(
+    rng: np.random.Generator, m: int, height: int, prefix: str, single_top: bool = True
+) -> list[list[str]]:
     """ARX rows of a random hierarchy over ``m`` ground values, all leaves at depth ``height``.
 
     Each level merges the level below into a random number of groups (every group non-empty);

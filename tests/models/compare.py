@@ -43,7 +43,10 @@ def adult_hierarchies() -> dict[str, list[list[str]]]:
 def adult_policy(qis: list[str], sensitive: str, models: list[dict]) -> dict:
     """A policy over the Adult columns with ARX's hierarchy files (absolute paths)."""
     attrs = {
-        q: {"role": "quasi_identifier", "hierarchy": {"type": "table", "path": str(HIERARCHIES / f"{q}.csv")}}
+        q: {
+            "role": "quasi_identifier",
+            "hierarchy": {"type": "table", "path": str(HIERARCHIES / f"{q}.csv")},
+        }
         for q in qis
     }
     attrs[sensitive] = {

@@ -80,8 +80,13 @@ def test_random_tables_at_random_nodes(seed):
     n, n_qi = int(rng.integers(1, 400)), int(rng.integers(1, 5))
     qis = [f"q{j}" for j in range(n_qi)]
     hierarchies = {
-        q: bf.random_tree(rng, int(rng.integers(1, 9)), int(rng.integers(1, 4)), q,
-                          single_top=bool(rng.integers(2)))
+        q: bf.random_tree(
+            rng,
+            int(rng.integers(1, 9)),
+            int(rng.integers(1, 4)),
+            q,
+            single_top=bool(rng.integers(2)),
+        )
         for q in qis
     }
     frame = pd.DataFrame(
@@ -91,8 +96,13 @@ def test_random_tables_at_random_nodes(seed):
     node = tuple(int(rng.integers(0, len(hierarchies[q][0]))) for q in qis)
     policy = {
         "attributes": {
-            **{q: {"role": "quasi_identifier",
-                   "hierarchy": {"type": "table", "rows": hierarchies[q]}} for q in qis},
+            **{
+                q: {
+                    "role": "quasi_identifier",
+                    "hierarchy": {"type": "table", "rows": hierarchies[q]},
+                }
+                for q in qis
+            },
             "s": {"role": "sensitive"},
         },
         "models": [{"model": "k-anonymity", "k": int(k)} for k in rng.integers(1, 12, size=3)],
@@ -107,8 +117,10 @@ def race_zip():
     policy = parse_policy(
         {
             "attributes": {
-                q: {"role": "quasi_identifier",
-                    "hierarchy": {"type": "table", "path": str(hier / f"{q}.csv")}}
+                q: {
+                    "role": "quasi_identifier",
+                    "hierarchy": {"type": "table", "path": str(hier / f"{q}.csv")},
+                }
                 for q in ("race", "zip")
             },
             "models": [{"model": "k-anonymity", "k": 2}],

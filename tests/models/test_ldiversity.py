@@ -102,8 +102,12 @@ def random_policy_frame(rng: np.random.Generator):
             {"model": "l-diversity", "variant": "distinct", "l": l},
             {"model": "l-diversity", "variant": "entropy", "l": l},
             {"model": "l-diversity", "variant": "entropy", "l": float(rng.uniform(1, 4))},
-            {"model": "l-diversity", "variant": "recursive", "l": l,
-             "c": float(rng.choice([0.5, 1, 1.5, 2, 3, rng.uniform(0.1, 5)]))},
+            {
+                "model": "l-diversity",
+                "variant": "recursive",
+                "l": l,
+                "c": float(rng.choice([0.5, 1, 1.5, 2, 3, rng.uniform(0.1, 5)])),
+            },
         ]
     policy = {
         "attributes": {
@@ -138,7 +142,9 @@ def _value(frame: pd.DataFrame, model: dict):
 def test_entropy_uniform_class_sits_exactly_on_the_bound(l):  # noqa: E741
     """A class uniform over l values has exp(entropy) = l: it is entropy-l-diverse, not l+ε."""
     counts = {f"v{i}": 5 for i in range(l)}
-    value, passed = _value(_one_class(counts), {"model": "l-diversity", "variant": "entropy", "l": l})
+    value, passed = _value(
+        _one_class(counts), {"model": "l-diversity", "variant": "entropy", "l": l}
+    )
     assert math.isclose(value, l, rel_tol=1e-12) and passed
     value, passed = _value(
         _one_class(counts), {"model": "l-diversity", "variant": "entropy", "l": l + 1e-6}
