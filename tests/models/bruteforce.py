@@ -277,8 +277,12 @@ def expected(
     model: dict,
     order: Sequence[str] | None = None,
     tree: Tree | None = None,
+    memo: dict | None = None,
 ) -> Expected:
-    """The oracle's answer for one policy model entry (same dict a privcheck policy takes)."""
+    """The oracle's answer for one policy model entry (same dict a privcheck policy takes).
+
+    ``memo`` caches per-class EMDs between entries that differ only in t.
+    """
     name = model["model"]
     sizes = {k: len(v) for k, v in classes.items()}
     stat: Callable[[list[str]], tuple[float, bool]]
@@ -310,10 +314,12 @@ def expected(
         else:
             assert tree is not None
             emd = lambda v: emd_hierarchical(v, table, tree)  # noqa: E731
+        cache = (memo if memo is not None else {}).setdefault(distance, {})
         out = {}
         for c, v in classes.items():
-            e = emd(v)
-            out[c] = (float(e), e <= t)
+            if c not in cache:
+                cache[c] = emd(v)
+            out[c] = (float(cache[c]), cache[c] <= t)
         return Expected(out, sizes, False)
     raise ValueError(f"no oracle for {name}")
 
