@@ -28,7 +28,7 @@ def model_result(
 ) -> ModelResult:
     """A model's verdict on a class table, naming its worst violating classes."""
     bad = np.flatnonzero(~ev.class_ok)
-    listed = ev.worst_first(bad)[:max_violators]
+    listed = ev.worst_first(bad, limit=max_violators)
     records = (
         table.records_of(listed, cap=max_records)
         if table.record_class is not None

@@ -146,10 +146,12 @@ class ClassTable:
             raise ValueError("this class table does not track records (count(track_records=True))")
         wanted = np.full(self.n_classes, -1, dtype=np.int64)
         wanted[classes] = np.arange(len(classes))
-        slot = wanted[self.record_class]
-        rows = np.flatnonzero(slot >= 0)
-        order = np.argsort(slot[rows], kind="stable")
-        rows, slot = rows[order], slot[rows][order]
+        # one pass over the records with a byte mask, then work on the selected rows only
+        # (an int64 slot per record would cost 8 bytes × n per model reported)
+        rows = np.flatnonzero((wanted >= 0)[self.record_class])
+        slot = wanted[self.record_class[rows]]
+        order = np.argsort(slot, kind="stable")
+        rows, slot = rows[order], slot[order]
         bounds = np.searchsorted(slot, np.arange(len(classes) + 1))
         return [
             rows[bounds[i] : bounds[i + 1]][:cap].tolist() for i in range(len(classes))

@@ -90,7 +90,10 @@ class EncodedTable:
 
 def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
     """Values as the strings a hierarchy file would spell them (39.0 → '39')."""
-    s = pd.Series(np.asarray(values, dtype=object))
+    arr = np.asarray(values, dtype=object)
+    if all(type(v) is str for v in arr):  # the usual case (CSV, string columns): nothing to do
+        return arr
+    s = pd.Series(arr)
     num = pd.to_numeric(s, errors="coerce")
     is_float = s.map(lambda v: isinstance(v, float | np.floating)).to_numpy(dtype=bool)
     out = s.astype(str).to_numpy(dtype=object)

@@ -40,11 +40,22 @@ class Evaluation:
         worst = v.min() if self.larger_is_safer else v.max()
         return float(worst) if np.isfinite(worst) else None
 
-    def worst_first(self, classes: np.ndarray) -> np.ndarray:
-        """``classes`` ordered from the worst statistic to the best."""
+    def worst_first(self, classes: np.ndarray, limit: int | None = None) -> np.ndarray:
+        """``classes`` ordered from the worst statistic to the best (ties in class order).
+
+        With ``limit``, only the first ``limit`` of that order: a partition finds them without
+        sorting every violating class (a report lists a few of possibly millions).
+        """
         v = self.class_value[classes]
-        order = np.argsort(v if self.larger_is_safer else -v, kind="stable")
-        return classes[order]
+        key = v if self.larger_is_safer else -v
+        if limit is not None and 0 < limit < len(classes):
+            kth = np.partition(key, limit - 1)[limit - 1]
+            candidates = np.flatnonzero(key <= kth)  # in class order, so ties stay stable
+            order = candidates[np.argsort(key[candidates], kind="stable")[:limit]]
+            return classes[order]
+        if limit is not None and limit <= 0:
+            return classes[:0]
+        return classes[np.argsort(key, kind="stable")]
 
 
 class PrivacyModel:

@@ -1,0 +1,322 @@
+"""How fast is a full check, against pyCANON and against the floor of any group-by check?
+
+A full check is k-anonymity, distinct / entropy / recursive (c,l)-diversity and t-closeness with
+equal and ordered distance, on Adult's 8 quasi-identifiers with salary-class sensitive (ARX's
+hierarchies in the policy, as in ``privcheck demo``), through ``privcheck.check`` on a pandas frame
+of string columns. Sizes: Adult itself (30,162 rows) and Adult rows resampled to 1 M and 10 M.
+
+Baselines, measured in the same run:
+- **pyCANON** (per-class Python loops): the same six figures. Its time grows with the number of
+  classes, so where a size is too slow to run it prints a lower bound extrapolated from Adult
+  (time × classes ratio; the resampled tables have at least as many records per class).
+- **floor**: the least any exact check can do — ``pd.factorize`` of each quasi-identifier and of
+  the sensitive column, one combined key, one ``np.bincount``: a single group-by that computes
+  no model at all.
+
+Memory: extra peak over the frame already in memory, as the peak RSS growth during the call
+(``/proc/self/clear_refs`` resets the high-water mark; covers Arrow buffers) and as numpy's peak
+seen by ``tracemalloc``, against ``frame.memory_usage(deep=True)``.
+
+Targets (issue 3): ≥ 50× faster than pyCANON, ≤ 3× the floor, extra peak memory ≤ the frame.
+
+    python benchmarks/check_speed.py                 # Adult, 1 M, 10 M (pyCANON on Adult)
+    python benchmarks/check_speed.py --quick         # smoke run: Adult, 200 k, pyCANON on 3 k rows
+    python benchmarks/check_speed.py --rows 30162,2000000 --pycanon-rows 1000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import gc
+import sys
+import time
+import tracemalloc
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+import privcheck  # noqa: E402
+
+ADULT = ROOT / "privcheck" / "data" / "adult"
+QIS = [
+    "age",
+    "sex",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
+SENSITIVE = "salary-class"
+MODELS = [
+    {"model": "k-anonymity", "k": 5},
+    {"model": "l-diversity", "variant": "distinct", "l": 2},
+    {"model": "l-diversity", "variant": "entropy", "l": 2},
+    {"model": "l-diversity", "variant": "recursive", "l": 2, "c": 3},
+    {"model": "t-closeness", "t": 0.2, "distance": "equal"},
+    {"model": "t-closeness", "t": 0.2, "distance": "ordered"},
+]
+
+
+def policy() -> privcheck.Policy:
+    base = privcheck.load_policy(ADULT / "policy.yaml")
+    data = base.model_dump(mode="json", exclude={"models"})
+    data["models"] = [
+        {**m, "attribute": SENSITIVE} if m["model"] != "k-anonymity" else m for m in MODELS
+    ]
+    from privcheck.policy import parse_policy
+
+    return parse_policy(data, base_dir=base.base_dir)
+
+
+# --------------------------------------------------------------------------- the floor
+
+
+def floor_check(frame: pd.DataFrame) -> np.ndarray:
+    """One group-by of the QIs and the sensitive value: factorize + combined key + bincount."""
+    key = np.zeros(len(frame), dtype=np.int64)
+    space = 1
+    for name in [*QIS, SENSITIVE]:
+        codes, uniques = pd.factorize(frame[name])
+        card = max(len(uniques), 1)
+        if space * card >= 1 << 62:  # keep the key in int64: renumber what we have so far
+            key, seen = pd.factorize(key)
+            space = len(seen)
+        key = key * card + codes
+        space *= card
+    if space > 4 * len(frame):
+        key, seen = pd.factorize(key)
+        space = len(seen)
+    return np.bincount(key, minlength=space)
+
+
+# --------------------------------------------------------------------------- pyCANON
+
+
+def pycanon_check(frame: pd.DataFrame, numeric: pd.DataFrame) -> list:
+    """pyCANON's six figures; ``numeric`` has salary-class as 0/1, for its ordered distance."""
+    from pycanon import anonymity
+
+    sa = [SENSITIVE]
+    return [
+        anonymity.k_anonymity(frame, QIS),
+        anonymity.l_diversity(frame, QIS, sa),
+        anonymity.entropy_l_diversity(frame, QIS, sa),
+        anonymity.recursive_c_l_diversity(frame, QIS, sa),
+        anonymity.t_closeness(frame, QIS, sa),  # strings: equal distance
+        anonymity.t_closeness(numeric, QIS, sa),  # numbers: ordered distance
+    ]
+
+
+def have_pycanon() -> bool:
+    try:
+        import pycanon  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- measuring
+
+
+def best_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _release_free_memory() -> None:
+    """Hand freed heap back to the OS so the RSS growth of the next call is its own."""
+    gc.collect()
+    try:
+        import pyarrow
+
+        pyarrow.default_memory_pool().release_unused()
+    except (ImportError, AttributeError):
+        pass
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
+def _status_kb(field: str) -> int | None:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def extra_peak(fn: Callable[[], object]) -> tuple[float | None, float]:
+    """(peak RSS growth, tracemalloc peak) of one call, in bytes (RSS None if unavailable)."""
+    _release_free_memory()
+    rss_delta = None
+    try:
+        Path("/proc/self/clear_refs").write_text("5")  # reset the RSS high-water mark
+        before = _status_kb("VmRSS")
+    except OSError:
+        before = None
+    tracemalloc.start()
+    fn()
+    _, traced = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    peak = _status_kb("VmHWM")
+    if before is not None and peak is not None:
+        rss_delta = max(peak - before, 0) * 1024.0
+    return rss_delta, float(traced)
+
+
+def n_classes(frame: pd.DataFrame) -> int:
+    return int(frame.groupby(QIS, sort=False, dropna=False, observed=True).ngroups)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def parse_rows(text: str, adult_rows: int) -> list[int]:
+    out = []
+    for part in text.split(","):
+        part = part.strip().lower()
+        if part in ("adult", ""):
+            out.append(adult_rows)
+        else:
+            out.append(int(float(part.replace("m", "e6").replace("k", "e3"))))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--rows", help="comma-separated sizes (adult, 1m, 10m, …)")
+    ap.add_argument("--quick", action="store_true", help="smoke run: small sizes, one repeat")
+    ap.add_argument(
+        "--pycanon-rows",
+        type=int,
+        default=None,
+        help="largest size pyCANON is run on (default: Adult only; bigger sizes extrapolate)",
+    )
+    ap.add_argument("--repeat", type=int, default=None, help="timing repeats (best is kept)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    warnings.simplefilter("ignore")
+
+    adult = pd.read_csv(ADULT / "adult.csv", sep=";", dtype=str)
+    sizes = parse_rows(args.rows or ("adult,200k" if args.quick else "adult,1m,10m"), len(adult))
+    repeat = args.repeat or (1 if args.quick else 3)
+    pol = policy()
+    rng = np.random.default_rng(args.seed)
+    use_pycanon = have_pycanon()
+    pycanon_limit = args.pycanon_rows or len(adult)
+
+    print(
+        f"privcheck {privcheck.__version__} full check (k, distinct/entropy/recursive l, "
+        f"t equal + ordered) on Adult, 8 QIs, {SENSITIVE} sensitive"
+    )
+    print(f"numpy {np.__version__}, pandas {pd.__version__}, python {sys.version.split()[0]}")
+
+    pycanon_ref: tuple[float, int, int] | None = None
+    if use_pycanon:
+        sample = adult
+        if args.quick:  # a smoke run only: pyCANON on a small sample
+            sample = adult.sample(3000, random_state=args.seed).reset_index(drop=True)
+        numeric = sample.assign(**{SENSITIVE: (sample[SENSITIVE] == ">50K").astype(int)})
+        t_pyc = best_time(lambda: pycanon_check(sample, numeric), 1)
+        figures = pycanon_check(sample, numeric)
+        mine = privcheck.check(sample, pol).models
+        print(f"\npyCANON on {len(sample):,} rows: {t_pyc:.2f} s; its figures {figures}")
+        print(
+            "privcheck's figures:         "
+            f"{[round(m.value, 6) if m.value is not None else None for m in mine]}  "
+            "(k, distinct l and both t must match; entropy l and recursive c are pyCANON's "
+            "known errors)"
+        )
+        agree = (
+            figures[0] == mine[0].value
+            and figures[1] == mine[1].value
+            and abs(figures[4] - mine[4].value) < 1e-9
+            and abs(figures[5] - mine[5].value) < 1e-9
+        )
+        print(f"agreement on k, distinct l, t equal, t ordered: {'yes' if agree else 'NO'}")
+        pycanon_ref = (t_pyc, n_classes(sample), len(sample))
+    else:
+        print("\npyCANON not installed (pip install --no-deps pycanon): its column is skipped")
+
+    header = (
+        f"{'rows':>11} {'classes':>8} {'frame MB':>9} {'privcheck s':>12} {'floor s':>8} "
+        f"{'×floor':>7} {'pyCANON s':>11} {'speed-up':>9} {'extra peak MB (RSS/numpy)':>26} "
+        f"{'×frame':>7}"
+    )
+    print("\n" + header)
+    print("-" * len(header))
+    verdicts = []
+    for n in sizes:
+        frame = adult if n == len(adult) else adult.iloc[rng.integers(0, len(adult), n)]
+        frame = frame.reset_index(drop=True)
+        frame_bytes = float(frame.memory_usage(deep=True).sum())
+        classes = n_classes(frame)
+        privcheck.check(frame, pol)  # warm-up (imports, caches)
+        reps = repeat if n <= 2_000_000 else max(1, min(repeat, 2))
+        t_priv = best_time(lambda f=frame: privcheck.check(f, pol), reps)
+        t_floor = best_time(lambda f=frame: floor_check(f), reps)
+        rss, traced = extra_peak(lambda f=frame: privcheck.check(f, pol))
+        peak = max(rss or 0.0, traced)
+
+        pyc_text, speedup = "—", None
+        if pycanon_ref is not None:
+            t_ref, classes_ref, rows_ref = pycanon_ref
+            if n == rows_ref:
+                t_p, pyc_text = t_ref, f"{t_ref:.2f}"
+            elif n <= pycanon_limit:
+                numeric = frame.assign(**{SENSITIVE: (frame[SENSITIVE] == ">50K").astype(int)})
+                t_p = best_time(lambda f=frame, g=numeric: pycanon_check(f, g), 1)
+                pyc_text = f"{t_p:.2f}"
+            else:  # lower bound: its per-class loops visit every class
+                t_p = t_ref * classes / classes_ref
+                pyc_text = f"≥{t_p:.1f}ᵉ"
+            speedup = t_p / t_priv
+        ratio_floor = t_priv / t_floor
+        ratio_mem = peak / frame_bytes
+        rss_text = f"{rss / 1e6:.0f}" if rss is not None else "n/a"
+        print(
+            f"{n:>11,} {classes:>8,} {frame_bytes / 1e6:>9.1f} {t_priv:>12.3f} {t_floor:>8.3f} "
+            f"{ratio_floor:>7.2f} {pyc_text:>11} "
+            f"{(f'{speedup:.0f}×' if speedup else '—'):>9} "
+            f"{rss_text + ' / ' + f'{traced / 1e6:.0f}':>26} {ratio_mem:>7.2f}"
+        )
+        verdicts.append((n, speedup, ratio_floor, ratio_mem))
+        del frame
+        _release_free_memory()
+
+    print(
+        f"\nᵉ extrapolated lower bound (pyCANON's time on {pycanon_ref[2] if pycanon_ref else 0:,} "
+        "rows × classes ratio)"
+    )
+    print("targets: ≥ 50× faster than pyCANON, ≤ 3× the floor, extra peak ≤ 1× the frame")
+    missed = []
+    for n, speedup, rf, rm in verdicts:
+        if speedup is not None and speedup < 50:
+            missed.append(f"{n:,} rows: only {speedup:.0f}× faster than pyCANON")
+        if rf > 3:
+            missed.append(f"{n:,} rows: {rf:.2f}× the floor")
+        if rm > 1:
+            missed.append(f"{n:,} rows: extra peak {rm:.2f}× the frame")
+    print("all targets met" if not missed else "MISSED: " + "; ".join(missed))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
