@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from privcheck.encoding import EncodedTable
+from privcheck.encoding import CODE_DTYPE, EncodedTable
 
 #: a dense bincount over the key space is used while it is at most this many cells (or 2·n)
 _DENSE_LIMIT = 1 << 22
@@ -92,7 +92,7 @@ class SensitiveCounts:
     ) -> SensitiveCounts:
         """Aggregate (class, value[, weight]) pairs into the sparse count matrix."""
         m = max(n_values, 1)
-        pair = classes.astype(np.int64) * m + values
+        pair = classes.astype(np.int64, copy=False) * m + values
         if n_classes * m <= max(_DENSE_LIMIT, 2 * len(pair)):
             cells = np.bincount(pair, weights=weights, minlength=n_classes * m)
             nz = np.flatnonzero(cells)
@@ -171,14 +171,14 @@ def count(
     else:
         inverse, n_classes = group(cols, cards)
     first = first_rows(inverse, n_classes)
-    keys = np.stack([c[first] for c in cols], axis=1) if cols else np.zeros((n_classes, 0), int)
+    keys = _stack_keys(cols, first, n_classes)
     sizes = np.bincount(inverse, minlength=n_classes).astype(np.int64)
     sensitive = {
         name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality())
         for name, col in encoded.sensitive.items()
     }
     return ClassTable(
-        encoded, node, keys.astype(np.int64), sizes, sensitive,
+        encoded, node, keys, sizes, sensitive,
         inverse if track_records else None,
     )
 
@@ -202,7 +202,7 @@ def rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
     else:
         inverse, n_classes = np.zeros(table.n_classes, dtype=np.int64), int(table.n_classes > 0)
     first = first_rows(inverse, n_classes)
-    keys = np.stack([c[first] for c in cols], axis=1) if cols else np.zeros((n_classes, 0), int)
+    keys = _stack_keys(cols, first, n_classes)
     sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
     sensitive = {
         name: SensitiveCounts.from_pairs(
@@ -211,7 +211,16 @@ def rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
         for name, s in table.sensitive.items()
     }
     record_class = None if table.record_class is None else inverse[table.record_class]
-    return ClassTable(encoded, node, keys.astype(np.int64), sizes, sensitive, record_class)
+    return ClassTable(encoded, node, keys, sizes, sensitive, record_class)
+
+
+def _stack_keys(cols: list[np.ndarray], first: np.ndarray, n_classes: int) -> np.ndarray:
+    """The class × QI key matrix, in the codes' own dtype (int32): one row per class, so on
+    tables of mostly unique rows it is as large as the codes themselves — no int64 copy."""
+    keys = np.empty((n_classes, len(cols)), dtype=CODE_DTYPE)
+    for j, c in enumerate(cols):
+        keys[:, j] = c[first]
+    return keys
 
 
 def _check_node(encoded: EncodedTable, node: tuple[int, ...]) -> None:

@@ -207,3 +207,62 @@ def test_missing_value_is_its_own_class_until_the_single_top():
     encoded = encode(frame, policy)
     sizes = {lv: sorted(count(encoded, (lv,)).sizes.tolist()) for lv in range(6)}
     assert sizes == {0: [1, 1, 1], 1: [1, 2], 2: [1, 2], 3: [1, 2], 4: [1, 2], 5: [3]}
+
+
+def test_wide_keys_beyond_int64_are_renumbered_not_overflowed():
+    """Eight QIs of 500 values: the key space (500⁸ ≈ 4·10²¹) overflows int64, so the combined
+    key is renumbered on the way; classes must still be exactly the distinct rows."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({f"q{j}": rng.integers(0, 500, size=3000) for j in range(8)})
+    frame.iloc[1000:1500] = frame.iloc[:500].to_numpy()  # some repeated rows
+    frame["s"] = rng.choice(["a", "b"], size=3000)
+    policy = {
+        "attributes": {
+            **{f"q{j}": {"role": "quasi_identifier"} for j in range(8)},
+            "s": {"role": "sensitive"},
+        },
+        "models": [{"model": "k-anonymity", "k": 2}],
+    }
+    table = count(encode(frame, parse_policy(policy)))
+    want = Counter(map(tuple, frame.iloc[:, :8].astype(str).to_numpy().tolist()))
+    labels = table.class_labels(np.arange(table.n_classes))
+    got = {
+        tuple(lab[f"q{j}"] for j in range(8)): int(s)
+        for lab, s in zip(labels, table.sizes, strict=True)
+    }
+    assert got == dict(want)
+    assert table.n_classes == len(want) < 3000
+
+
+def test_no_quasi_identifiers_is_one_class():
+    frame = pd.DataFrame({"s": ["a", "b", "a", "c"]})
+    report = privcheck.check(
+        frame,
+        {
+            "attributes": {"s": {"role": "sensitive"}},
+            "models": [
+                {"model": "k-anonymity", "k": 4},
+                {"model": "l-diversity", "variant": "distinct", "l": 3},
+            ],
+        },
+    )
+    assert report.n_classes == 1
+    assert [(m.value, m.passed) for m in report.models] == [(4, True), (3, True)]
+
+
+def test_numeric_column_with_nan_as_its_own_class():
+    frame = pd.DataFrame({"age": [30.0, 30.0, np.nan, 41.0], "s": ["a", "b", "a", "b"]})
+    policy = {
+        "attributes": {"age": {"role": "quasi_identifier"}, "s": {"role": "sensitive"}},
+        "models": [{"model": "k-anonymity", "k": 2}],
+        "missing": "own_class",
+    }
+    table = count(encode(frame, parse_policy(policy)))
+    labels = [lab["age"] for lab in table.class_labels(np.arange(table.n_classes))]
+    assert dict(zip(labels, table.sizes.tolist(), strict=True)) == {
+        "30": 2,
+        "41": 1,
+        "<missing>": 1,
+    }
+    with pytest.raises(DataError, match="'age' has 1 missing value"):
+        encode(frame, parse_policy({k: v for k, v in policy.items() if k != "missing"}))
