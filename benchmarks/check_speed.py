@@ -90,14 +90,19 @@ def floor_check(frame: pd.DataFrame) -> np.ndarray:
         codes, uniques = pd.factorize(frame[name])
         card = max(len(uniques), 1)
         if space * card >= 1 << 62:  # keep the key in int64: renumber what we have so far
-            key, seen = pd.factorize(key)
-            space = len(seen)
-        key = key * card + codes
+            key, space = _renumber(key)
+        key *= card
+        key += codes
         space *= card
-    if space > 4 * len(frame):
-        key, seen = pd.factorize(key)
-        space = len(seen)
+    if space > 4 * len(frame):  # too sparse for a dense count: renumber (hash) first
+        key, space = _renumber(key)
     return np.bincount(key, minlength=space)
+
+
+def _renumber(key: np.ndarray) -> tuple[np.ndarray, int]:
+    # a small initial hash table, as privcheck uses: sized to the rows, pandas' default is slower
+    codes, seen = pd.factorize(key, size_hint=min(len(key), 1 << 16))
+    return codes.astype(np.int64, copy=False), len(seen)
 
 
 # --------------------------------------------------------------------------- pyCANON

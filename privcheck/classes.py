@@ -19,6 +19,16 @@ from privcheck.encoding import CODE_DTYPE, EncodedTable
 #: a dense bincount over the key space is used while it is at most this many cells (or 2·n)
 _DENSE_LIMIT = 1 << 22
 _KEY_LIMIT = 1 << 62
+#: initial hash-table size for factorizing a row-sized key: pandas sizes it to the row count by
+#: default, which on 10 M rows of 18 k classes costs 3× the time and 2× the memory of a table
+#: that starts small and grows with the classes actually seen
+_HASH_HINT = 1 << 16
+
+
+def _factorize_sorted(key: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense ids of an int64 key in key order (so they do not depend on row order)."""
+    codes, uniq = pd.factorize(key, sort=True, size_hint=min(len(key), _HASH_HINT))
+    return codes, len(uniq)
 
 
 def group(columns: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]:
@@ -35,16 +45,17 @@ def group(columns: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]
     for col, card in zip(columns[1:], cards[1:], strict=True):
         card = max(int(card), 1)
         if space * card >= _KEY_LIMIT:
-            key, uniq = pd.factorize(key, sort=True)
-            key, space = key.astype(np.int64), len(uniq)
-        key = key * card + col
+            key, space = _factorize_sorted(key)
+            key = key.astype(np.int64, copy=False)
+        key *= card  # in place: no temporary key arrays on the row-sized hot path
+        key += col
         space *= card
     if space <= max(_DENSE_LIMIT, 2 * n):
         present = np.bincount(key, minlength=space) > 0
         lookup = np.cumsum(present) - 1
         return lookup[key], int(present.sum())
-    inverse, uniq = pd.factorize(key, sort=True)
-    return inverse.astype(np.int64, copy=False), len(uniq)
+    inverse, n_groups = _factorize_sorted(key)
+    return inverse.astype(np.int64, copy=False), n_groups
 
 
 def first_rows(inverse: np.ndarray, n_groups: int) -> np.ndarray:
@@ -92,13 +103,14 @@ class SensitiveCounts:
     ) -> SensitiveCounts:
         """Aggregate (class, value[, weight]) pairs into the sparse count matrix."""
         m = max(n_values, 1)
-        pair = classes.astype(np.int64, copy=False) * m + values
+        pair = np.multiply(classes, m, dtype=np.int64)
+        pair += values
         if n_classes * m <= max(_DENSE_LIMIT, 2 * len(pair)):
             cells = np.bincount(pair, weights=weights, minlength=n_classes * m)
             nz = np.flatnonzero(cells)
             counts = cells[nz]
         else:
-            codes, uniq = pd.factorize(pair, sort=True)
+            codes, uniq = pd.factorize(pair, sort=True, size_hint=min(len(pair), _HASH_HINT))
             counts = np.bincount(codes, weights=weights, minlength=len(uniq))
             nz = np.asarray(uniq, dtype=np.int64)
         entry_class = nz // m

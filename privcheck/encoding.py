@@ -157,12 +157,14 @@ def encode_column(
                 f"value {value!r} of column {name!r} is not in its hierarchy{more}; add a row "
                 "for it to the hierarchy"
             )
-        lookup = np.append(position, -1)
+        lookup = np.append(position, -1).astype(CODE_DTYPE)  # gather straight into int32
         codes = lookup[codes]
     if n_missing:
         levels = levels.with_missing()
         codes = np.where(codes < 0, len(levels.ground) - 1, codes)
-    return EncodedColumn(name, codes.astype(CODE_DTYPE), levels, attr.hierarchy is not None)
+    return EncodedColumn(
+        name, codes.astype(CODE_DTYPE, copy=False), levels, attr.hierarchy is not None
+    )
 
 
 def _sensitive_rank(col: EncodedColumn, attr: Attribute) -> np.ndarray:
