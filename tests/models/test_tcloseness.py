@@ -269,9 +269,9 @@ def test_li_t_close_table():
 def test_li_salary_worked_example(salaries, emd):
     """{3k,4k,5k} vs the 9 salaries 3k…11k: ordered EMD 0.375; {6k,8k,11k}: 0.167.
 
-    The class is put next to the other six salaries in a table of 9 + 3 records would change Q,
-    so the whole table here is the 9 salaries and the class is one QI group of them; numeric
-    salaries (3000 …) and labelled ones ('3K' …) give the same answer.
+    The table is the nine salaries; the class is the group of three sharing one QI value, the
+    other six records are each alone. Numeric salaries (3000 …) and labelled ones ('3K' …) must
+    give the same answer.
     """
     all_salaries = [f"{k}K" for k in range(3, 12)]
     frame = pd.DataFrame(
@@ -284,10 +284,16 @@ def test_li_salary_worked_example(salaries, emd):
     assert _class_emds(frame, _salary_policy(0.5))["in x"] == pytest.approx(float(emd), abs=1e-12)
     numeric = frame.assign(salary=[int(s[:-1]) * 1000 for s in all_salaries])
     assert _class_emds(numeric, _salary_policy(0.5))["in x"] == pytest.approx(float(emd), abs=1e-12)
-    # an explicit order in the policy is honoured: reversing it changes nothing (EMD is symmetric)
+    # an explicit order in the policy is honoured: reversed, nothing changes (EMD is symmetric);
+    # shuffled, the EMD is the one over that order
     policy = _salary_policy(0.5)
     policy["attributes"]["salary"]["order"] = all_salaries[::-1]
     assert _class_emds(frame, policy)["in x"] == pytest.approx(float(emd), abs=1e-12)
+    shuffled = ["3K", "11K", "6K", "4K", "10K", "8K", "5K", "9K", "7K"]
+    policy["attributes"]["salary"]["order"] = shuffled
+    want = bf.emd_ordered(salaries, Counter(all_salaries), shuffled)
+    assert want != emd
+    assert _class_emds(frame, policy)["in x"] == pytest.approx(float(want), abs=1e-12)
     # equal distance sees only that the class holds 3 of 9 values: ½(3·(1/3 − 1/9) + 6/9) = 2/3
     assert _class_emds(frame, _salary_policy(0.5, "equal"))["in x"] == pytest.approx(2 / 3)
 
