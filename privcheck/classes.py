@@ -105,18 +105,23 @@ class SensitiveCounts:
         m = max(n_values, 1)
         pair = np.multiply(classes, m, dtype=np.int64)
         pair += values
+        # temporaries are dropped as soon as they are used: this runs on row-sized arrays
         if n_classes * m <= max(_DENSE_LIMIT, 2 * len(pair)):
             cells = np.bincount(pair, weights=weights, minlength=n_classes * m)
+            del pair
             nz = np.flatnonzero(cells)
             counts = cells[nz]
+            del cells
         else:
             codes, uniq = pd.factorize(pair, sort=True, size_hint=min(len(pair), _HASH_HINT))
+            del pair
             counts = np.bincount(codes, weights=weights, minlength=len(uniq))
             nz = np.asarray(uniq, dtype=np.int64)
-        entry_class = nz // m
+        entry_class, value = np.divmod(nz, m)
+        del nz
         indptr = np.zeros(n_classes + 1, dtype=np.int64)
         np.cumsum(np.bincount(entry_class, minlength=n_classes), out=indptr[1:])
-        return cls(indptr, (nz % m).astype(np.int64), counts.astype(np.int64), n_values)
+        return cls(indptr, value, counts.astype(np.int64, copy=False), n_values)
 
 
 @dataclass(eq=False)

@@ -67,11 +67,14 @@ def recursive_ratio(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """r1 / (r_l + … + r_m) per class, counts sorted descending (inf when the tail is empty)."""
     cls = s.entry_class()
-    order = np.lexsort((-s.counts, cls))
-    counts, cls = s.counts[order].astype(float), cls[order]
-    rank = np.arange(len(counts)) - s.indptr[cls]
-    r1 = counts[s.indptr[:-1]]
-    tail = np.bincount(cls[rank >= l - 1], weights=counts[rank >= l - 1], minlength=s.n_classes)
+    # descending counts within each class; the entries are grouped by class already, so the
+    # sort keeps every class in its own slots and ``cls`` needs no reordering
+    counts = s.counts[np.lexsort((-s.counts, cls))]
+    rank = np.arange(len(counts))
+    rank -= s.indptr[cls]
+    r1 = counts[s.indptr[:-1]].astype(float)
+    in_tail = rank >= l - 1
+    tail = np.bincount(cls[in_tail], weights=counts[in_tail], minlength=s.n_classes)
     with np.errstate(divide="ignore"):
         return np.where(tail > 0, r1 / np.where(tail > 0, tail, 1), np.inf), r1, tail
 
@@ -84,11 +87,11 @@ class LDiversity(PrivacyModel):
     @classmethod
     def evaluate(cls, table: ClassTable, config: LDiversityConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
-        n = table.sizes.astype(float)
         if config.variant == "distinct":
             distinct = distinct_counts(s)
             return Evaluation(config, distinct >= config.l, distinct, "distinct values")
         if config.variant == "entropy":
+            n = table.sizes.astype(float)
             flogf = sum_f_log_f(s)
             bound = n * (np.log(n) - np.log(config.l))
             ok = flogf <= bound + _ENTROPY_RTOL * np.maximum(n * np.log(np.maximum(n, 2)), 1)
