@@ -152,6 +152,26 @@ def test_entropy_uniform_class_sits_exactly_on_the_bound(l):  # noqa: E741
     assert not passed
 
 
+@pytest.mark.parametrize(
+    ("counts", "l", "holds"),
+    [
+        ((15082, 15080), 2, False),  # exp(H) = 1.999999996: just short of 2
+        ((501, 499), 2, False),
+        ((15081, 15081), 2, True),  # uniform: exactly on the bound
+        ((4, 1, 1, 1, 1), 4, True),  # not uniform, yet H = ln 4 exactly: ½·ln 2 + 4·⅛·ln 8
+        ((4, 1, 1, 1, 2), 4, True),
+        ((5, 1, 1, 1, 1), 4, False),
+    ],
+)
+def test_entropy_decided_exactly_near_the_bound(counts, l, holds):  # noqa: E741
+    """Integer counts close to the bound, judged against the exact integer test l^n·Π f^f ≤ n^n."""
+    values = [f"v{i}" for i, c in enumerate(counts) for _ in range(c)]
+    assert bf.entropy_ok(values, l) is holds
+    frame = pd.DataFrame({"q": "a", "s": pd.Series(values, dtype="category")})
+    _, passed = _value(frame, {"model": "l-diversity", "variant": "entropy", "l": l})
+    assert passed is holds
+
+
 @pytest.mark.parametrize("n", [1, 6, 7, 22, 49, 114])
 def test_single_valued_class_has_entropy_l_exactly_one(n):
     """exp(0) is 1: a report must not say 0.9999999999999996 (ln n − n·ln n / n rounds)."""
