@@ -115,9 +115,12 @@ class LDiversity(PrivacyModel):
             ok = excess <= _ENTROPY_RTOL * scale
             exp_entropy = np.exp(entropy(s, n))
             return Evaluation(config, ok, exp_entropy, "exp(entropy)")
-        ratio, r1, tail = recursive_ratio(s, int(config.l))
+        ratio, _, _ = recursive_ratio(s, int(config.l))
+        # r1 < c·(r_l + … + r_m) decided as r1 / (r_l + …) < c: a quotient of integers rounds
+        # to the same double as the c the user wrote when they are equal, while c·tail can round
+        # past r1 (0.14 · 50 = 7.000000000000001 would let r1 = 7 pass)
         return Evaluation(
-            config, r1 < config.c * tail, ratio, "r1 / (r_l + … + r_m)", larger_is_safer=False
+            config, ratio < config.c, ratio, "r1 / (r_l + … + r_m)", larger_is_safer=False
         )
 
 

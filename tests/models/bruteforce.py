@@ -120,6 +120,11 @@ def _clean(v: object) -> str:
 # --------------------------------------------------------------------------- per-class statistics
 
 
+def decimal(x: float) -> Fraction:
+    """A parameter as the user wrote it: 0.14 means 14/100, not the double nearest to it."""
+    return Fraction(repr(float(x)))
+
+
 def distinct(values: list[str]) -> int:
     return len(set(values))
 
@@ -144,7 +149,7 @@ def recursive(values: list[str], l: int, c: float) -> tuple[float, bool]:  # noq
     r = sorted(Counter(values).values(), reverse=True)
     tail = sum(r[l - 1 :])
     ratio = r[0] / tail if tail else math.inf
-    return ratio, Fraction(r[0]) < Fraction(c) * tail
+    return ratio, Fraction(r[0]) < decimal(c) * tail
 
 
 def _extras(values: list[str], table: Counter, domain: Sequence[str]) -> tuple[list[int], int]:
@@ -304,7 +309,7 @@ def expected(
         return Expected({c: stat(v) for c, v in classes.items()}, sizes, variant != "recursive")
     if name == "t-closeness":
         table = Counter(x for v in classes.values() for x in v)
-        t = Fraction(model["t"])
+        t = decimal(model["t"])
         distance = model.get("distance", "equal")
         if distance == "equal":
             emd = lambda v: emd_equal(v, table)  # noqa: E731

@@ -191,6 +191,17 @@ def test_recursive_5_1_1(c, passed):
     assert value == 2.5 and ok is passed
 
 
+@pytest.mark.parametrize(("c", "passed"), [(0.14, False), (0.1400001, True), (0.15, True)])
+def test_recursive_c_exactly_on_the_bound(c, passed):
+    """r1 = 7, r2 + … = 50: (0.14, 2) needs 7 < 0.14·50 = 7, which is false — although the
+    floating-point product 0.14 * 50 is 7.000000000000001."""
+    counts = dict.fromkeys("abcdefgh", 7) | {"i": 1}
+    value, ok = _value(
+        _one_class(counts), {"model": "l-diversity", "variant": "recursive", "l": 2, "c": c}
+    )
+    assert value == pytest.approx(0.14) and ok is passed
+
+
 def test_recursive_with_fewer_than_l_values_never_holds():
     value, ok = _value(
         _one_class({"a": 1, "b": 1}),
