@@ -7,9 +7,9 @@ of string columns. Sizes: Adult itself (30,162 rows) and Adult rows resampled to
 
 Baselines, measured in the same run:
 - **pyCANON** (per-class Python loops): the same six figures (and a check that k, distinct l and
-  both t agree with privcheck's). It is run on the ``--pycanon-rows`` sizes (default Adult and a
-  200 k resample); other sizes are extrapolated linearly in rows from those runs — the resampled
-  tables all have Adult's ~18 k classes, so its per-class cost is the intercept.
+  both t agree with privcheck's). It is run on the ``--pycanon-rows`` sizes (default Adult and
+  1 M, a few minutes); other sizes are extrapolated linearly in rows from those runs — the
+  resampled tables all have Adult's ~18 k classes, so its per-class cost is the intercept.
 - **floor**: the least any exact check does — ``pd.factorize`` of each quasi-identifier and of the
   sensitive column, one combined key, one ``np.bincount``: a single group-by computing no model.
 
@@ -23,7 +23,7 @@ system allocator during the measurement) and as numpy's peak seen by ``tracemall
 
 Targets (issue 3): ≥ 50× faster than pyCANON, ≤ 3× the floor, extra peak memory ≤ the frame.
 
-    python benchmarks/check_speed.py                  # Adult, 1 M, 10 M; pyCANON on Adult, 200 k
+    python benchmarks/check_speed.py                  # Adult, 1 M, 10 M; pyCANON on Adult, 1 M
     python benchmarks/check_speed.py --quick          # smoke run: Adult, 200 k; pyCANON on 1-2 k
     python benchmarks/check_speed.py --rows adult,2m --pycanon-rows adult,1m
 """
@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--pycanon-rows",
         default=None,
-        help="comma-separated sizes pyCANON is run on (default: adult,200k; --quick: 1k,2k); "
+        help="comma-separated sizes pyCANON is run on (default: adult,1m; --quick: 1k,2k); "
         "other sizes are extrapolated from them",
     )
     ap.add_argument("--repeat", type=int, default=None, help="timing repeats (best is kept)")
@@ -290,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     adult = pd.read_csv(ADULT / "adult.csv", sep=";", dtype=str)
     sizes = parse_rows(args.rows or ("adult,200k" if args.quick else "adult,1m,10m"), len(adult))
     calibration = parse_rows(
-        args.pycanon_rows or ("1k,2k" if args.quick else "adult,200k"), len(adult)
+        args.pycanon_rows or ("1k,2k" if args.quick else "adult,1m"), len(adult)
     )
     pol = policy()
     rng = np.random.default_rng(args.seed)

@@ -147,8 +147,11 @@ def encode_column(
     codes, uniques, n_missing = _factorize(column, name, policy.missing)
     levels = _resolve(name, attr, uniques, policy)
     if isinstance(attr.hierarchy, TableHierarchy):
-        # map each distinct data value to its row of the hierarchy table
-        position = pd.Index(levels.ground.astype(str)).get_indexer(_string_labels(uniques))
+        # map each distinct data value to its row of the hierarchy table (a dict: building a
+        # pandas Index costs more than the lookups on hierarchies of a few hundred rows)
+        row_of = {str(g): i for i, g in enumerate(levels.ground)}
+        labels = _string_labels(uniques)
+        position = np.fromiter((row_of.get(v, -1) for v in labels), np.int64, len(labels))
         absent = np.flatnonzero(position < 0)
         if len(absent):
             value = uniques[absent[0]]
