@@ -63,9 +63,14 @@ def entropy_excess(
     cls = s.entry_class()
     f = s.counts.astype(float)
     n = sizes[cls]
-    terms = f * np.log1p((f * l - n) / n)
+    terms = f * l  # f·ln(1 + (f·l − n)/n), in place: entry-sized buffers add up on big tables
+    terms -= n
+    terms /= n
+    del n
+    np.log1p(terms, out=terms)
+    terms *= f
     excess = np.bincount(cls, weights=terms, minlength=s.n_classes)
-    scale = np.bincount(cls, weights=np.abs(terms), minlength=s.n_classes)
+    scale = np.bincount(cls, weights=np.abs(terms, out=terms), minlength=s.n_classes)
     return excess, scale
 
 
@@ -77,7 +82,8 @@ def entropy(s: SensitiveCounts, sizes: np.ndarray) -> np.ndarray:
     """
     cls = s.entry_class()
     p = s.counts / sizes[cls]
-    return -np.bincount(cls, weights=p * np.log(p), minlength=s.n_classes)
+    p *= np.log(p)
+    return -np.bincount(cls, weights=p, minlength=s.n_classes)
 
 
 def recursive_ratio(
