@@ -17,7 +17,7 @@ from privcheck.encoding import encode
 from privcheck.errors import DataError
 from privcheck.policy import parse_policy
 from tests.models import bruteforce as bf
-from tests.models.compare import privcheck_per_class
+from tests.models.compare import ADULT_QIS, adult_policy, privcheck_per_class
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -266,3 +266,18 @@ def test_numeric_column_with_nan_as_its_own_class():
     }
     with pytest.raises(DataError, match="'age' has 1 missing value"):
         encode(frame, parse_policy({k: v for k, v in policy.items() if k != "missing"}))
+
+
+@pytest.mark.parametrize(
+    "node", [(1, 0, 0, 1, 1, 1, 1, 0), (2, 1, 0, 1, 2, 2, 0, 1), (4, 1, 1, 2, 3, 2, 2, 2)]
+)
+def test_adult_rollup_equals_count(adult_frame, node):
+    """On the real data with ARX's hierarchies, through an intermediate node too."""
+    policy = parse_policy(
+        adult_policy(ADULT_QIS, "salary-class", [{"model": "k-anonymity", "k": 2}])
+    )
+    encoded = encode(adult_frame, policy)
+    bottom = count(encoded)
+    middle = tuple(lv // 2 for lv in node)
+    assert_same_table(rollup(bottom, node), count(encoded, node))
+    assert_same_table(rollup(rollup(bottom, middle), node), count(encoded, node))
