@@ -50,6 +50,7 @@ if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
 import privcheck  # noqa: E402
+from privcheck.policy import parse_policy  # noqa: E402
 
 ADULT = ROOT / "privcheck" / "data" / "adult"
 QIS = [
@@ -74,13 +75,12 @@ MODELS = [
 
 
 def policy() -> privcheck.Policy:
+    """The demo policy's attributes (ARX hierarchies) with the six models of a full check."""
     base = privcheck.load_policy(ADULT / "policy.yaml")
     data = base.model_dump(mode="json", exclude={"models"})
     data["models"] = [
         {**m, "attribute": SENSITIVE} if m["model"] != "k-anonymity" else m for m in MODELS
     ]
-    from privcheck.policy import parse_policy
-
     return parse_policy(data, base_dir=base.base_dir)
 
 
