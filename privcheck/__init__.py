@@ -6,6 +6,7 @@
 
 __version__ = "0.1.0"
 
+from privcheck.anonymizers.api import anonymize
 from privcheck.checker import check
 from privcheck.errors import DataError, PolicyError, PrivcheckError
 from privcheck.hookspecs import hookimpl
@@ -19,6 +20,7 @@ __all__ = [
     "PrivcheckError",
     "Report",
     "__version__",
+    "anonymize",
     "check",
     "hookimpl",
     "load_policy",

@@ -2,18 +2,30 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from privcheck.classes import ClassTable, count
+from privcheck.details import sensitive_distribution, size_histogram, value_histogram
 from privcheck.encoding import encode
+from privcheck.engines import WEIGHT, aggregate
+from privcheck.engines import check_policy as engine_check_policy
 from privcheck.io import read_table
 from privcheck.models.base import Evaluation, evaluate_models
+from privcheck.plugins import model_registry
 from privcheck.policy import Policy, load_policy
-from privcheck.report import ModelResult, Report, ViolatingClass
+from privcheck.progress import progress
+from privcheck.report import ModelResult, Report, ViolatingClass, requirement
+
+log = logging.getLogger("privcheck.check")
+
+#: a check shows a progress bar (on a terminal) from this many records on
+PROGRESS_MIN_RECORDS = 1_000_000
 
 #: default caps on what a report lists (counts are always complete)
 MAX_VIOLATORS = 20
@@ -25,8 +37,13 @@ def model_result(
     ev: Evaluation,
     max_violators: int = MAX_VIOLATORS,
     max_records: int = MAX_RECORDS_PER_CLASS,
+    details: bool = True,
 ) -> ModelResult:
-    """A model's verdict on a class table, naming its worst violating classes."""
+    """A model's verdict on a class table, naming its worst violating classes.
+
+    With ``details`` the result also carries the figures the HTML report plots (histogram of the
+    per-class statistic, sensitive distribution of the worst classes): cheap, class-table only.
+    """
     bad = np.flatnonzero(~ev.class_ok)
     listed = ev.worst_first(bad, limit=max_violators)
     records = (
@@ -36,7 +53,8 @@ def model_result(
     )
     violators = [
         ViolatingClass(
-            values=values, size=int(table.sizes[c]),
+            values=values,
+            size=int(table.sizes[c]),
             statistic=float(ev.class_value[c]) if np.isfinite(ev.class_value[c]) else None,
             records=recs,
         )
@@ -51,19 +69,39 @@ def model_result(
         violating_classes=len(bad),
         violating_records=int(table.sizes[bad].sum()),
         violators=violators,
+        histogram=(
+            value_histogram(
+                ev.class_value, table.sizes, requirement(ev.config.model, ev.config.params())
+            )
+            if details
+            else None
+        ),
+        distribution=sensitive_distribution(table, ev) if details else None,
     )
 
 
 def check_table(
-    table: ClassTable, policy: Policy, source: str | None = None,
+    table: ClassTable,
+    policy: Policy,
+    source: str | None = None,
     max_violators: int = MAX_VIOLATORS,
+    details: bool = True,
 ) -> Report:
     """Evaluate every model of ``policy`` on a class table."""
-    # one model at a time: only one set of per-class statistics is alive at once
-    results = [
-        model_result(table, evaluate_models(table, [config])[0], max_violators)
-        for config in policy.models
-    ]
+    results = []
+    for config in policy.models:
+        started = time.perf_counter()
+        (ev,) = evaluate_models(table, [config])
+        results.append(model_result(table, ev, max_violators, details=details))
+        log.info(
+            "%s %s: %s, value %s (%s) in %.3f s",
+            config.model,
+            config.params(),
+            "passed" if ev.passed else "violated",
+            results[-1].value,
+            ev.statistic,
+            time.perf_counter() - started,
+        )
     return Report(
         passed=all(r.passed for r in results),
         n_records=table.n_records,
@@ -71,20 +109,56 @@ def check_table(
         quasi_identifiers=table.encoded.qi_names,
         models=results,
         source=source,
+        class_sizes=size_histogram(table.sizes) if details else None,
     )
 
 
 def check(
-    data: pd.DataFrame | str | Path,
+    data: pd.DataFrame | str | Path | Any,
     policy: Policy | dict | str | Path,
     *,
     max_violators: int = MAX_VIOLATORS,
+    details: bool = True,
+    max_groups: int | None = None,
 ) -> Report:
-    """Check a table against a policy: does every model hold, and who violates it?"""
+    """Check a table against a policy: does every model hold, and who violates it?
+
+    ``data`` is a pandas DataFrame or a file (the in-process path), or a polars, pyarrow, DuckDB
+    or PySpark frame, whose group-by runs in its own engine (see ``privcheck.engines``; at most
+    ``max_groups`` combinations come back, and violators list no record numbers).
+    """
     started = time.perf_counter()
     policy = load_policy(policy)
-    source = None if isinstance(data, pd.DataFrame) else str(data)
-    table = count(encode(read_table(data), policy))
-    report = check_table(table, policy, source, max_violators)
+    model_registry()  # load plugins before timing the steps
+    source = str(data) if isinstance(data, str | Path) else None
+    agg = aggregate(data, policy, max_groups=max_groups)
+    if agg is not None:  # an engine ran the group-by; its counts walk the same path
+        frame, weight, encode_policy = agg, WEIGHT, engine_check_policy(policy)
+    else:
+        frame, weight, encode_policy = read_table(data), None, policy
+    log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
+    big = len(frame) >= PROGRESS_MIN_RECORDS
+    with progress(3, "checking", enabled=None if big else False) as bar:
+        t = time.perf_counter()
+        encoded = encode(frame, encode_policy, weight_column=weight, as_released=True)
+        log.info(
+            "encoded %d records, quasi-identifiers %s, sensitive %s in %.3f s",
+            encoded.n_records,
+            encoded.qi_names,
+            list(encoded.sensitive),
+            _since(t),
+        )
+        bar.advance()
+        t = time.perf_counter()
+        table = count(encoded)
+        log.info("%d equivalence classes in %.3f s", table.n_classes, _since(t))
+        bar.advance()
+        report = check_table(table, policy, source, max_violators, details=details)
+        bar.advance()
     report.elapsed_seconds = round(time.perf_counter() - started, 4)
+    log.info("check %s in %.3f s", "passed" if report.passed else "failed", report.elapsed_seconds)
     return report
+
+
+def _since(t: float) -> float:
+    return time.perf_counter() - t

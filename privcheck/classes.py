@@ -16,8 +16,10 @@ import pandas as pd
 
 from privcheck.encoding import CODE_DTYPE, EncodedTable
 
-#: a dense bincount over the key space is used while it is at most this many cells (or 2·n)
-_DENSE_LIMIT = 1 << 22
+#: a dense bincount over the key space is used while it has at most this many cells, or
+#: ``_DENSE_PER_ROW`` cells per row; a sort is cheaper beyond (a search rolls up many small tables)
+_DENSE_LIMIT = 1 << 15
+_DENSE_PER_ROW = 8
 _KEY_LIMIT = 1 << 62
 #: initial hash-table size for factorizing a row-sized key: pandas sizes it to the row count by
 #: default, which on 10 M rows of 18 k classes costs 3× the time and 2× the memory of a table
@@ -47,13 +49,15 @@ def group(columns: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]
         if space * card >= _KEY_LIMIT:
             key, space = _factorize_sorted(key)
             key = key.astype(np.int64, copy=False)
-        key *= card  # in place: no temporary key arrays on the row-sized hot path
+        key *= card
         key += col
         space *= card
-    if space <= max(_DENSE_LIMIT, 2 * n):
-        present = np.bincount(key, minlength=space) > 0
-        lookup = np.cumsum(present) - 1
-        return lookup[key], int(present.sum())
+    if space <= max(_DENSE_LIMIT, _DENSE_PER_ROW * n):
+        present = np.zeros(space, dtype=bool)
+        present[key] = True
+        # int32 running counts: half the memory of int64, and much faster to fill
+        lookup = np.cumsum(present, dtype=np.int32)
+        return lookup[key].astype(np.int64) - 1, int(lookup[-1])
     inverse, n_groups = _factorize_sorted(key)
     return inverse.astype(np.int64, copy=False), n_groups
 
@@ -98,7 +102,11 @@ class SensitiveCounts:
 
     @classmethod
     def from_pairs(
-        cls, classes: np.ndarray, values: np.ndarray, n_classes: int, n_values: int,
+        cls,
+        classes: np.ndarray,
+        values: np.ndarray,
+        n_classes: int,
+        n_values: int,
         weights: np.ndarray | None = None,
     ) -> SensitiveCounts:
         """Aggregate (class, value[, weight]) pairs into the sparse count matrix."""
@@ -106,17 +114,24 @@ class SensitiveCounts:
         pair = np.multiply(classes, m, dtype=np.int64)
         pair += values
         # temporaries are dropped as soon as they are used: this runs on row-sized arrays
-        if n_classes * m <= max(_DENSE_LIMIT, 2 * len(pair)):
-            cells = np.bincount(pair, weights=weights, minlength=n_classes * m)
-            del pair
-            nz = np.flatnonzero(cells)
-            counts = cells[nz]
-            del cells
+        if n_classes * m <= max(_DENSE_LIMIT, _DENSE_PER_ROW * len(pair)):
+            present = np.zeros(n_classes * m, dtype=bool)
+            present[pair] = True
+            nz = np.flatnonzero(present)
+            lookup = np.cumsum(present, dtype=np.int32)
+            lookup -= 1
+            del present
+            cell = lookup[pair]
+            del pair, lookup
+            counts = np.bincount(cell, weights=weights, minlength=len(nz))
+            del cell
         else:
             codes, uniq = pd.factorize(pair, sort=True, size_hint=min(len(pair), _HASH_HINT))
             del pair
             counts = np.bincount(codes, weights=weights, minlength=len(uniq))
             nz = np.asarray(uniq, dtype=np.int64)
+        if weights is not None:  # a cell of zero-weight rows only holds no record
+            nz, counts = nz[counts > 0], counts[counts > 0]
         entry_class, value = np.divmod(nz, m)
         del nz
         indptr = np.zeros(n_classes + 1, dtype=np.int64)
@@ -170,9 +185,7 @@ class ClassTable:
         order = np.argsort(slot, kind="stable")
         rows, slot = rows[order], slot[order]
         bounds = np.searchsorted(slot, np.arange(len(classes) + 1))
-        return [
-            rows[bounds[i] : bounds[i + 1]][:cap].tolist() for i in range(len(classes))
-        ]
+        return [rows[bounds[i] : bounds[i + 1]][:cap].tolist() for i in range(len(classes))]
 
 
 def count(
@@ -188,15 +201,33 @@ def count(
     else:
         inverse, n_classes = group(cols, cards)
     first = first_rows(inverse, n_classes)
-    keys = _stack_keys(cols, first, n_classes)
-    sizes = np.bincount(inverse, minlength=n_classes).astype(np.int64)
+    keys = _stack_keys([c[first] for c in cols], n_classes)
+    w = encoded.weights
+    sizes = np.bincount(inverse, weights=w, minlength=n_classes).astype(np.int64)
     sensitive = {
-        name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality())
+        name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality(), w)
         for name, col in encoded.sensitive.items()
     }
+    if w is not None and (w == 0).any():  # zero-weight rows must not create empty classes
+        table = ClassTable(encoded, node, keys, sizes, sensitive, None)
+        return _drop_empty(table)
+    # with weights, rows are aggregates: there are no record numbers to name
+    record_class = inverse if track_records and w is None else None
+    return ClassTable(encoded, node, keys, sizes, sensitive, record_class)
+
+
+def _drop_empty(table: ClassTable) -> ClassTable:
+    keep = np.flatnonzero(table.sizes > 0)
+    sensitive = {}
+    for name, s in table.sensitive.items():
+        cls = s.entry_class()
+        remap = np.full(table.n_classes, -1, dtype=np.int64)
+        remap[keep] = np.arange(len(keep))
+        sensitive[name] = SensitiveCounts.from_pairs(
+            remap[cls], s.values, len(keep), s.n_values, weights=s.counts
+        )
     return ClassTable(
-        encoded, node, keys, sizes, sensitive,
-        inverse if track_records else None,
+        table.encoded, table.node, table.keys[keep], table.sizes[keep], sensitive, None
     )
 
 
@@ -219,7 +250,7 @@ def rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
     else:
         inverse, n_classes = np.zeros(table.n_classes, dtype=np.int64), int(table.n_classes > 0)
     first = first_rows(inverse, n_classes)
-    keys = _stack_keys(cols, first, n_classes)
+    keys = _stack_keys([c[first] for c in cols], n_classes)
     sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
     sensitive = {
         name: SensitiveCounts.from_pairs(
@@ -231,12 +262,13 @@ def rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
     return ClassTable(encoded, node, keys, sizes, sensitive, record_class)
 
 
-def _stack_keys(cols: list[np.ndarray], first: np.ndarray, n_classes: int) -> np.ndarray:
-    """The class × QI key matrix, in the codes' own dtype (int32): one row per class, so on
-    tables of mostly unique rows it is as large as the codes themselves — no int64 copy."""
-    keys = np.empty((n_classes, len(cols)), dtype=CODE_DTYPE)
-    for j, c in enumerate(cols):
-        keys[:, j] = c[first]
+def _stack_keys(columns: list[np.ndarray], n_classes: int) -> np.ndarray:
+    """Key columns as one array, column-major so rollups gather contiguous columns, in the
+    codes' dtype (int32): on tables of mostly unique rows the key matrix is as large as the
+    codes themselves, and an int64 copy would double it."""
+    keys = np.empty((n_classes, len(columns)), dtype=CODE_DTYPE, order="F")
+    for j, c in enumerate(columns):
+        keys[:, j] = c
     return keys
 
 

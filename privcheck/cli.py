@@ -1,12 +1,14 @@
-"""The ``privcheck`` command: check, schema, plugins, demo.
+"""The ``privcheck`` command: check, anonymize, hook, schema, plugins, demo.
 
 Exit codes: 0 every model holds, 1 some model is violated, 2 bad input (one line on stderr naming
-the problem; never a traceback).
+the problem; never a traceback). Global options: ``--verbose`` logs what was computed (timings,
+classes) on stderr; ``--quiet`` silences progress bars and notes.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from enum import StrEnum
 from importlib import resources
@@ -30,9 +32,52 @@ class Format(StrEnum):
     text = "text"
     json = "json"
     html = "html"
+    github = "github"
+
+
+class Engine(StrEnum):
+    pandas = "pandas"
+    polars = "polars"
+    duckdb = "duckdb"
+    spark = "spark"
 
 
 DEFAULT_SCHEMA = Path("schemas/policy.schema.json")
+DEFAULT_VERDICT_SCHEMA = Path("schemas/verdict.schema.json")
+
+
+def configure_logging(verbose: bool) -> None:
+    """``--verbose``: INFO records of the ``privcheck`` loggers on stderr, one line each."""
+    logger = logging.getLogger("privcheck")
+    for handler in list(logger.handlers):
+        if getattr(handler, "_privcheck_cli", False):
+            logger.removeHandler(handler)
+    if not verbose:
+        logger.setLevel(logging.WARNING)
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("privcheck: %(message)s"))
+    handler._privcheck_cli = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+
+
+@app.callback()
+def global_options(
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Log what is computed (timings, classes)")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No progress bars or notes on stderr")
+    ] = False,
+) -> None:
+    """Privacy-model compliance checker and anonymizer."""
+    from privcheck import progress
+
+    if verbose and quiet:
+        raise typer.BadParameter("--verbose and --quiet exclude each other")
+    progress.configure(quiet=quiet)
+    configure_logging(verbose)
 
 
 def demo_dir() -> Path:
@@ -48,23 +93,35 @@ def emit(text: str, output: Path | None) -> None:
         from privcheck.io import write_text_atomic
 
         write_text_atomic(output, text)
-        typer.echo(f"wrote {output}", err=True)
+        from privcheck.progress import is_quiet
+
+        if not is_quiet():
+            typer.echo(f"wrote {output}", err=True)
 
 
-def render(report, fmt: Format) -> str:
+def render(report, fmt: Format, source: str | None = None) -> str:
     from privcheck.report import render_html, render_text
 
     if fmt is Format.json:
         return report.to_json() + "\n"
     if fmt is Format.html:
         return render_html(report)
+    if fmt is Format.github:
+        from privcheck.hook import github_annotations
+
+        return github_annotations(report, source)
     return render_text(report)
 
 
 @app.command()
 def check(
-    data: Annotated[Path, typer.Argument(help="CSV/TSV/Parquet file to check")],
-    policy: Annotated[Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")],
+    data: Annotated[
+        str | None,
+        typer.Argument(help="CSV/TSV/Parquet file to check (folder or glob: other engines)"),
+    ] = None,
+    policy: Annotated[
+        Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
+    ] = ...,  # type: ignore[assignment]
     fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format")] = Format.text,
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the report here")
@@ -72,25 +129,188 @@ def check(
     max_violators: Annotated[
         int, typer.Option(min=0, help="How many violating classes to list per model")
     ] = 20,
+    graph: Annotated[
+        Path | None,
+        typer.Option("--graph", help="Check a graph instead: edge list (source,target) or GraphML"),
+    ] = None,
+    linked_with: Annotated[
+        Path | None,
+        typer.Option(
+            "--linked-with",
+            help="Another release of the same records: check the classes an intruder gets by "
+            "pairing the two releases' rows and intersecting their classes",
+        ),
+    ] = None,
+    engine: Annotated[
+        Engine, typer.Option(help="Where the group-by runs (DATA may be a folder or glob)")
+    ] = Engine.pandas,
+    spark_master: Annotated[
+        str, typer.Option(help="Spark master for --engine spark (an active session wins)")
+    ] = "local[*]",
+    max_groups: Annotated[
+        int | None,
+        typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
+    ] = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
-    from privcheck.checker import check as run_check
+    if (data is None) == (graph is None):
+        raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
+    if graph is not None:
+        from privcheck.graph.checking import check_graph
 
-    report = run_check(data, policy, max_violators=max_violators)
-    emit(render(report, fmt), output)
+        report = check_graph(graph, policy, max_violators=max_violators)
+        source = str(graph)
+    elif linked_with is not None:
+        from privcheck.anonymizers.complementary import check_linked
+
+        report = check_linked(Path(data), linked_with, policy, max_violators=max_violators)
+        source = f"{data} ⋈ {linked_with}"
+    else:
+        from privcheck.checker import check as run_check
+
+        frame: object = data
+        if engine is not Engine.pandas:
+            from privcheck.engines.readers import open_frame
+
+            frame = open_frame(data, engine.value, spark_master)
+        report = run_check(frame, policy, max_violators=max_violators, max_groups=max_groups)
+        report.source = source = str(data)
+    emit(render(report, fmt, source), output)
     raise typer.Exit(0 if report.passed else 1)
+
+
+@app.command()
+def anonymize(
+    data: Annotated[
+        Path | None, typer.Argument(help="CSV/TSV/Parquet file to anonymize (or use --graph)")
+    ] = None,
+    policy: Annotated[
+        Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
+    ] = ...,  # type: ignore[assignment]
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Where to write the release (.csv/.parquet)")
+    ] = ...,  # type: ignore[assignment]
+    algorithm: Annotated[
+        str, typer.Option("--algorithm", "-a", help="incognito, mingen, datafly, or a plugin's")
+    ] = "incognito",
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", help="Algorithm parameter key=value (repeatable)"),
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write the anonymization report (JSON)")
+    ] = None,
+    keep_order: Annotated[
+        bool, typer.Option("--keep-order", help="Keep the input's row order (default: shuffle)")
+    ] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the row shuffle")] = 0,
+    previous: Annotated[
+        Path | None,
+        typer.Option(
+            "--previous",
+            help="Report of an earlier release of the same table: only generalizations of its "
+            "node are allowed, so the two releases cannot be combined into finer classes",
+        ),
+    ] = None,
+    graph: Annotated[
+        Path | None,
+        typer.Option("--graph", help="Anonymize a graph (edge list or GraphML) for k-degree"),
+    ] = None,
+) -> None:
+    """Anonymize DATA so that every model of the policy holds; write the release atomically.
+
+    Exit 0 when the release satisfies the policy, 1 when a masking method that does not enforce
+    it (rank swapping, noise, …) wrote a release that fails it, 2 on bad input.
+    """
+    from privcheck.io import write_text_atomic
+    from privcheck.params import parse_params
+    from privcheck.progress import is_quiet, progress
+
+    if (data is None) == (graph is None):
+        raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
+    params = parse_params(param)
+    if graph is not None:
+        from privcheck.graph.policy_anonymize import anonymize_graph_file
+
+        result = anonymize_graph_file(graph, policy, output, seed=seed, **params)
+        text = result.summary()
+    else:
+        from privcheck.anonymizers import anonymize as run_anonymize
+        from privcheck.io import write_table
+        from privcheck.report import render_anonymization_text
+
+        with progress(total=None, description=f"{algorithm} search") as bar:
+            release, result = run_anonymize(
+                data,
+                policy,
+                algorithm,
+                seed=seed,
+                keep_order=keep_order,
+                previous=previous,
+                progress=bar.update,
+                **params,
+            )
+        write_table(release, output)
+        text = render_anonymization_text(result)
+    if report is not None:
+        write_text_atomic(report, result.to_json() + "\n")
+    typer.echo(text, nl=not text.endswith("\n"))
+    if not is_quiet():
+        typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
+    if graph is None and not result.check.passed:
+        # only masking methods return a release that fails the policy (they do not enforce it)
+        raise typer.Exit(1)
+
+
+@app.command()
+def hook(
+    files: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Data files to check (default: every file the config matches)"),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", "-c", help="Config mapping globs to policies (privcheck.toml)"),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="text, or github for Actions annotations")
+    ] = "text",
+) -> None:
+    """Check data files against the policies privcheck.toml assigns them (pre-commit, CI)."""
+    from privcheck.hook import run_hook
+
+    if fmt not in ("text", "github"):
+        raise typer.BadParameter(f"--format must be text or github; got {fmt!r}")
+    code = run_hook(list(files or []), config, github=fmt == "github", echo=typer.echo)
+    raise typer.Exit(code)
 
 
 @app.command()
 def schema(
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="Where to write the schema ('-' for stdout)")
-    ] = DEFAULT_SCHEMA,
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Where to write the schema ('-' for stdout; default "
+            "schemas/policy.schema.json, or schemas/verdict.schema.json with --verdict)",
+        ),
+    ] = None,
+    verdict: Annotated[
+        bool, typer.Option("--verdict", help="The catalog Verdict's schema instead")
+    ] = False,
 ) -> None:
-    """Write the policy's JSON Schema (every registered model included)."""
-    from privcheck.policy import policy_json_schema
+    """Write the policy's JSON Schema (every registered model included), or the Verdict's."""
+    if verdict:
+        from privcheck.api import verdict_json_schema
 
-    text = json.dumps(policy_json_schema(), indent=2, ensure_ascii=False) + "\n"
+        data, default = verdict_json_schema(), DEFAULT_VERDICT_SCHEMA
+    else:
+        from privcheck.policy import policy_json_schema
+
+        data, default = policy_json_schema(), DEFAULT_SCHEMA
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    output = default if output is None else output
     emit(text, None if str(output) == "-" else output)
 
 
@@ -113,14 +333,29 @@ def plugins() -> None:
 @app.command()
 def demo() -> None:
     """Run privcheck on the embedded Adult data (30,162 records, ARX hierarchies)."""
+    from privcheck.anonymizers import anonymize as run_anonymize
+    from privcheck.anonymizers.release import release_policy
     from privcheck.checker import check as run_check
-    from privcheck.report import render_text
+    from privcheck.io import read_table
+    from privcheck.policy import load_policy
+    from privcheck.report import render_anonymization_text, render_text
 
     folder = demo_dir()
     typer.echo(f"Adult census data and ARX hierarchies from {folder}\n")
-    report = run_check(folder / "adult.csv", folder / "policy.yaml")
+    data = read_table(folder / "adult.csv")
+    policy = load_policy(folder / "policy.yaml")
+    report = run_check(data, policy)
     report.source = "adult.csv"
+    typer.echo("1. check the original data")
     typer.echo(render_text(report))
+    typer.echo("2. anonymize it (incognito: all satisfying generalizations, the most precise wins)")
+    release, result = run_anonymize(data, policy, "incognito")
+    result.source = "adult.csv"
+    typer.echo(render_anonymization_text(result))
+    typer.echo("3. check the release")
+    after = run_check(release, release_policy(policy))
+    after.source = "release"
+    typer.echo(render_text(after))
 
 
 def main() -> None:

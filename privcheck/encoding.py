@@ -16,6 +16,7 @@ import pandas as pd
 from privcheck.errors import DataError, PolicyError
 from privcheck.hierarchy import (
     MISSING_LABEL,
+    TOP,
     LevelArrays,
     date_levels,
     identity_levels,
@@ -70,6 +71,9 @@ class EncodedTable:
     sensitive: dict[str, EncodedColumn]
     #: ground code → position in the attribute's order (for ordered t-closeness)
     sensitive_rank: dict[str, np.ndarray] = field(default_factory=dict)
+    #: records each row stands for, when the rows are an engine's pre-aggregated counts
+    #: (None: every row is one record)
+    weights: np.ndarray | None = None
 
     @property
     def qi_names(self) -> list[str]:
@@ -105,7 +109,10 @@ def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
 
 def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, np.ndarray, int]:
     """Factorize one column; returns (codes with -1 for missing, uniques, number missing)."""
-    codes, uniques = pd.factorize(column, use_na_sentinel=True)
+    try:  # value order, so that class numbering (and ties in reports) ignore row order
+        codes, uniques = pd.factorize(column, sort=True, use_na_sentinel=True)
+    except TypeError:  # values that do not compare (mixed types): order of appearance
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
     uniques = np.asarray(uniques, dtype=object)
     blank = np.array([isinstance(u, str) and not u.strip() for u in uniques], dtype=bool)
     if blank.any():
@@ -140,9 +147,33 @@ def _resolve(name: str, attr: Attribute, uniques: np.ndarray, policy: Policy) ->
     raise PolicyError(f"unsupported hierarchy type for {name!r}")  # pragma: no cover
 
 
-def encode_column(
-    column: pd.Series, name: str, attr: Attribute, policy: Policy
-) -> EncodedColumn:
+def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) -> EncodedColumn:
+    """A quasi-identifier grouped as it stands (a check of a possibly generalized release).
+
+    A value may be a label of any level of its table hierarchy, or the suppression mark '*';
+    one that appears nowhere in the hierarchy is still an input error. Generated hierarchies
+    (intervals, masking, dates) only group.
+    """
+    codes, uniques, n_missing = _factorize(column, name, policy.missing)
+    labels = _string_labels(uniques)
+    if isinstance(attr.hierarchy, TableHierarchy):
+        tree = _resolve(name, attr, uniques, policy)  # also validates the hierarchy itself
+        known = pd.Index(np.concatenate([*tree.labels, [TOP]]).astype(str)).unique()
+        absent = np.flatnonzero(known.get_indexer(labels) < 0)
+        if len(absent):
+            more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
+            raise DataError(
+                f"value {uniques[absent[0]]!r} of column {name!r} is not in its hierarchy at any "
+                f"level{more}; add a row for it to the hierarchy"
+            )
+    levels = identity_levels(labels)
+    if n_missing:
+        levels = levels.with_missing()
+        codes = np.where(codes < 0, len(levels.ground) - 1, codes)
+    return EncodedColumn(name, codes.astype(CODE_DTYPE), levels, False)
+
+
+def encode_column(column: pd.Series, name: str, attr: Attribute, policy: Policy) -> EncodedColumn:
     """Codes of one column against its hierarchy (ground domain = the hierarchy's, if a table)."""
     codes, uniques, n_missing = _factorize(column, name, policy.missing)
     levels = _resolve(name, attr, uniques, policy)
@@ -185,8 +216,23 @@ def _sensitive_rank(col: EncodedColumn, attr: Attribute) -> np.ndarray:
     return np.argsort(np.argsort(rank, kind="stable"), kind="stable")
 
 
-def encode(data: pd.DataFrame, policy: Policy | dict | str) -> EncodedTable:
-    """Validate ``data`` against ``policy`` and encode it to integer codes."""
+def encode(
+    data: pd.DataFrame,
+    policy: Policy | dict | str,
+    *,
+    weight_column: str | None = None,
+    as_released: bool = False,
+) -> EncodedTable:
+    """Validate ``data`` against ``policy`` and encode it to integer codes.
+
+    ``as_released`` (what a check uses) groups quasi-identifiers as they stand, so an already
+    generalized release can be checked against the policy it was made under; anonymizers encode
+    the ground values against the full hierarchies (the default).
+
+    ``weight_column`` names a column of record counts when each row of ``data`` stands for
+    several identical records — the group-by result an external engine (Spark, DuckDB …) sends
+    back — so that the aggregated frame walks the same path as the rows would.
+    """
     policy = load_policy(policy)
     if not isinstance(data, pd.DataFrame):
         raise DataError(f"expected a pandas DataFrame; got {type(data).__name__}")
@@ -197,12 +243,19 @@ def encode(data: pd.DataFrame, policy: Policy | dict | str) -> EncodedTable:
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"
         )
-    qis = [
-        encode_column(data[n], n, policy.attributes[n], policy) for n in policy.quasi_identifiers
-    ]
+    qi_encoder = _as_released if as_released else encode_column
+    qis = [qi_encoder(data[n], n, policy.attributes[n], policy) for n in policy.quasi_identifiers]
     sensitive, ranks = {}, {}
     for n in policy.sensitive_attributes:
         col = encode_column(data[n], n, policy.attributes[n], policy)
         sensitive[n] = col
         ranks[n] = _sensitive_rank(col, policy.attributes[n])
-    return EncodedTable(policy, len(data), qis, sensitive, ranks)
+    weights = None
+    n_records = len(data)
+    if weight_column is not None:
+        weights = pd.to_numeric(data[weight_column], errors="coerce").to_numpy()
+        if np.isnan(weights).any() or (weights < 0).any() or (np.mod(weights, 1) != 0).any():
+            raise DataError(f"weight column {weight_column!r} must hold record counts (>= 0)")
+        weights = weights.astype(np.int64)
+        n_records = int(weights.sum())
+    return EncodedTable(policy, n_records, qis, sensitive, ranks, weights)

@@ -48,7 +48,7 @@ class LevelArrays:
         return len(self.labels[level])
 
     def up(self, from_level: int, to_level: int) -> np.ndarray:
-        """Map from level-``from_level`` codes to level-``to_level`` codes (a tree makes it exact)."""
+        """Level-``from_level`` codes → level-``to_level`` codes (exact, as the tree is checked)."""
         key = (from_level, to_level)
         if key not in self._up:
             if from_level == 0:
@@ -152,7 +152,9 @@ def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> 
         lo = spec.origin + np.floor((x - spec.origin) / w) * w
         hi = lo + w
         if integral:
-            lab = [f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in zip(lo, hi, strict=True)]
+            lab = [
+                f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in zip(lo, hi, strict=True)
+            ]
         else:
             lab = [f"[{_number_label(a)}, {_number_label(b)})" for a, b in zip(lo, hi, strict=True)]
         columns.append(np.asarray(lab, dtype=object))
@@ -247,7 +249,9 @@ def natural_order(values: np.ndarray) -> np.ndarray:
     if len(values) and not num.isna().any():
         order = np.argsort(num.to_numpy(dtype=float), kind="stable")
     else:
-        order = np.array(sorted(range(len(values)), key=lambda i: _natural_key(values[i])))
+        order = np.array(
+            sorted(range(len(values)), key=lambda i: _natural_key(values[i])), dtype=np.int64
+        )
     rank = np.empty(len(values), dtype=np.int64)
     rank[order] = np.arange(len(values))
     return rank

@@ -16,6 +16,7 @@ from privcheck import hookspecs
 from privcheck.errors import PolicyError
 
 if TYPE_CHECKING:
+    from privcheck.anonymizers.base import Anonymizer
     from privcheck.models.base import PrivacyModel
 
 ENTRY_POINT_GROUP = "privcheck"
@@ -25,6 +26,11 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "privcheck.models.kanonymity",
     "privcheck.models.ldiversity",
     "privcheck.models.tcloseness",
+    "privcheck.graph.models",
+    "privcheck.anonymizers.mingen",
+    "privcheck.anonymizers.datafly",
+    "privcheck.anonymizers.incognito",
+    "privcheck.anonymizers.masking",
 )
 
 
@@ -45,6 +51,7 @@ def reset_plugins() -> None:
     """Forget the plugin manager and registries (after installing a plugin at run time)."""
     get_plugin_manager.cache_clear()
     model_registry.cache_clear()
+    anonymizer_registry.cache_clear()
 
 
 def _collect(results: list[list[type]], what: str) -> dict[str, type]:
@@ -61,6 +68,12 @@ def _collect(results: list[list[type]], what: str) -> dict[str, type]:
 def model_registry() -> dict[str, type[PrivacyModel]]:
     """Model name → model class, over all registered plugins."""
     return _collect(get_plugin_manager().hook.privcheck_models(), "model")
+
+
+@cache
+def anonymizer_registry() -> dict[str, type[Anonymizer]]:
+    """Anonymizer name (``--algorithm``) → anonymizer class, over all registered plugins."""
+    return _collect(get_plugin_manager().hook.privcheck_anonymizers(), "anonymizer")
 
 
 def plugin_rows() -> list[dict[str, str]]:

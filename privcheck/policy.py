@@ -7,6 +7,7 @@ accepted (and documented in the JSON Schema) exactly like a built-in one.
 
 from __future__ import annotations
 
+import itertools
 import json
 from enum import StrEnum
 from pathlib import Path
@@ -80,7 +81,7 @@ class IntervalsHierarchy(_Strict):
         for w in widths:
             if w <= 0:
                 raise ValueError(f"interval widths must be positive; got {w}")
-        for lo, hi in zip(widths, widths[1:], strict=False):
+        for lo, hi in itertools.pairwise(widths):
             ratio = hi / lo
             if abs(ratio - round(ratio)) > 1e-9 or round(ratio) < 1:
                 raise ValueError(
@@ -195,6 +196,16 @@ class Policy(_Strict):
     ] = Field(default_factory=list)
     suppression_limit: float = Field(
         0.0, ge=0.0, le=1.0, description="Fraction of records an anonymizer may suppress"
+    )
+    metric: Literal["prec", "discernibility", "aecs", "height", "loss"] = Field(
+        "prec",
+        description="Information-loss metric the generalization anonymizers minimise: Sweeney's "
+        "precision, discernibility, average class size, generalization height or ARX's loss",
+    )
+    suppressed_records: Literal["remove", "star"] = Field(
+        "remove",
+        description="How an anonymizer releases suppressed records: left out, or kept with every "
+        "quasi-identifier written as '*'",
     )
     missing: Literal["error", "own_class"] = Field(
         "error",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import io
 from typing import Any, Literal
 
@@ -17,7 +16,81 @@ class ViolatingClass(BaseModel):
     values: dict[str, str] = Field(description="Quasi-identifier values of the class")
     size: int
     statistic: float | None = Field(None, description="The model's per-class statistic")
-    records: list[int] = Field(description="Row numbers (0-based, input order), possibly capped")
+    records: list[int | str] = Field(
+        description="Row numbers (0-based, input order), or node ids for graphs; possibly capped"
+    )
+
+
+class ValueHistogram(BaseModel):
+    """Histogram of a model's per-class statistic: how far the classes are from the bound."""
+
+    edges: list[float] = Field(description="Bin edges (len = bins + 1)")
+    classes: list[int] = Field(description="Number of classes per bin")
+    records: list[int] = Field(description="Number of records in those classes, per bin")
+    unbounded: int = Field(0, description="Classes whose statistic is infinite (not binned)")
+
+
+class ClassDistribution(BaseModel):
+    """One class's sensitive-value counts (aligned with ``SensitiveDistribution.values``)."""
+
+    values: dict[str, str] = Field(description="Quasi-identifier values of the class")
+    size: int
+    statistic: float | None = None
+    counts: list[int]
+
+
+class SensitiveDistribution(BaseModel):
+    """The sensitive attribute's distribution overall and in the worst classes."""
+
+    attribute: str
+    values: list[str] = Field(description="Sensitive values shown, in order (may end in 'other')")
+    overall: list[int] = Field(description="Counts over the whole table")
+    classes: list[ClassDistribution] = Field(description="The worst classes, worst first")
+
+
+class SizeHistogram(BaseModel):
+    """How many classes have each size (exact; sizes ascending)."""
+
+    sizes: list[int]
+    classes: list[int]
+
+
+class SectionTable(BaseModel):
+    columns: list[str]
+    rows: list[list[str | float | int | None]]
+
+
+class SectionPlot(BaseModel):
+    """A simple plot: one or more series over shared x labels."""
+
+    kind: Literal["bar", "line", "step"] = "bar"
+    x: list[str | float | int]
+    series: dict[str, list[float | None]]
+    xlabel: str = ""
+    ylabel: str = ""
+    log_y: bool = False
+
+
+class Section(BaseModel):
+    """A report section another step contributes (anonymization, information loss, risk …).
+
+    Rendered only when present; ``id`` is one of the well-known ids (see ``SECTION_ORDER``) or any
+    plugin's own. Keeping the shape generic lets anonymizers, metrics and risk measures add what
+    they computed without the HTML renderer knowing about them.
+    """
+
+    id: str = Field(description="suppression, information-loss, anonymization, utility, risk …")
+    title: str
+    summary: str | None = None
+    figures: dict[str, float | int | str | None] = Field(
+        default_factory=dict, description="Key figures, shown as a two-column table"
+    )
+    table: SectionTable | None = None
+    plot: SectionPlot | None = None
+
+
+#: the order well-known sections appear in (unknown ids follow, in report order)
+SECTION_ORDER = ("anonymization", "suppression", "information-loss", "utility", "risk")
 
 
 class ModelResult(BaseModel):
@@ -33,23 +106,147 @@ class ModelResult(BaseModel):
     violators: list[ViolatingClass] = Field(
         default_factory=list, description="The worst violating classes first, capped"
     )
+    histogram: ValueHistogram | None = Field(
+        None, description="Distribution of the per-class statistic (for plots)"
+    )
+    distribution: SensitiveDistribution | None = Field(
+        None, description="Sensitive-value distribution overall and in the worst classes"
+    )
 
 
 class Report(BaseModel):
     """The verdict of a check."""
 
-    kind: Literal["check"] = "check"
+    kind: Literal["check", "graph-check"] = "check"
     passed: bool
-    n_records: int
-    n_classes: int
+    n_records: int = Field(description="Records (rows), or nodes of a graph")
+    n_classes: int = Field(description="Equivalence classes (of the first model, for graphs)")
+    n_edges: int | None = Field(None, description="Edges, for a graph check")
     quasi_identifiers: list[str]
     models: list[ModelResult]
     source: str | None = None
     privcheck_version: str = __version__
     elapsed_seconds: float | None = None
+    class_sizes: SizeHistogram | None = Field(None, description="Number of classes per size")
+    sections: list[Section] = Field(
+        default_factory=list, description="Sections contributed by anonymizers, metrics, risk"
+    )
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=2)
+
+
+def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
+    """What a built-in model requires of its ``value``: (bound, comparison), e.g. (5, ">=").
+
+    ``value`` passes when ``value <comparison> bound``; None for models privcheck does not know
+    (a plugin's), whose pass/fail still comes from the model itself.
+    """
+    if model == "k-anonymity" and "k" in params:
+        return float(params["k"]), ">="
+    if model == "l-diversity" and "l" in params:
+        if params.get("variant") == "recursive" and params.get("c") is not None:
+            return float(params["c"]), "<"
+        return float(params["l"]), ">="
+    if model == "t-closeness" and "t" in params:
+        return float(params["t"]), "<="
+    return None
+
+
+class AnonymizationReport(BaseModel):
+    """What an anonymizer did, published with the release (the transparency principle: the
+    algorithm and its parameters are not secret). ``n_kept + n_suppressed = n_records``."""
+
+    kind: Literal["anonymization"] = "anonymization"
+    algorithm: str
+    parameters: dict[str, Any] = Field(description="Algorithm parameters, models, limits, seed")
+    quasi_identifiers: list[str]
+    node: dict[str, int] | None = Field(
+        None, description="Chosen generalization level per quasi-identifier"
+    )
+    n_records: int = Field(description="Records in the input")
+    n_kept: int = Field(description="Records released with their (generalized) values")
+    n_suppressed: int = Field(description="Records suppressed (left out, or written as '*')")
+    n_released_rows: int = Field(description="Rows in the release")
+    removed_columns: list[str] = Field(
+        default_factory=list, description="Identifiers and columns the policy does not list"
+    )
+    metric: str | None = Field(None, description="The metric the search optimised")
+    metrics: dict[str, float] = Field(default_factory=dict)
+    nodes_evaluated: int | None = None
+    lattice_size: int | None = None
+    satisfying_nodes: int | None = Field(
+        None, description="Lattice nodes that satisfy the policy (exhaustive searches)"
+    )
+    minimal_nodes: list[dict[str, int]] | None = Field(
+        None, description="The minimal satisfying nodes (k-minimal generalizations)"
+    )
+    path: list[dict[str, int]] | None = Field(None, description="Greedy searches' steps")
+    check: Report = Field(description="The release re-checked by the checkers")
+    information_loss: dict[str, float | None] | None = Field(
+        None, description="Masking methods: SSE/SST (%), IL1s and moment divergences"
+    )
+    guarantee: str | None = Field(
+        None, description="Masking methods: what the method itself guarantees of the release"
+    )
+    notes: list[str] = Field(
+        default_factory=list, description="What a reader of the release must know (masking)"
+    )
+    source: str | None = None
+    privcheck_version: str = __version__
+    search_seconds: float | None = None
+    elapsed_seconds: float | None = None
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2)
+
+
+def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> str:
+    """A readable summary of an anonymization: the node, what was suppressed, the metrics."""
+    from rich.console import Console
+    from rich.table import Table
+
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, color_system=None, force_terminal=False)
+    src = f" {report.source}" if report.source else ""
+    console.print(
+        f"privcheck anonymize{src}: {report.algorithm} — released {report.n_kept} of "
+        f"{report.n_records} records, suppressed {report.n_suppressed}"
+    )
+    if report.node is not None:
+        levels = ", ".join(f"{k}={v}" for k, v in report.node.items())
+        console.print(f"generalization levels: {levels}")
+    if report.nodes_evaluated is not None:
+        console.print(
+            f"nodes evaluated: {report.nodes_evaluated} of {report.lattice_size}"
+            + (
+                f"; satisfying: {report.satisfying_nodes}"
+                if report.satisfying_nodes is not None
+                else ""
+            )
+            + (f"; time {report.elapsed_seconds:.3f} s" if report.elapsed_seconds else "")
+        )
+    table = Table(show_edge=False)
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for name, value in report.metrics.items():
+        mark = " (optimised)" if name == report.metric else ""
+        table.add_row(name + mark, _fmt(value))
+    if report.metrics:
+        console.print(table)
+    if report.information_loss is not None:
+        loss = ", ".join(
+            f"{k}={_fmt(v) if v is not None else 'n/a'}" for k, v in report.information_loss.items()
+        )
+        console.print(f"information loss: {loss}")
+    if report.guarantee:
+        console.print(f"guarantee: {report.guarantee}")
+    verdict = "passes" if report.check.passed else "FAILS"
+    achieved = "; ".join(f"{m.model} {_fmt(m.value)}" for m in report.check.models)
+    console.print(f"re-check of the release: {verdict} ({achieved or 'no models'})")
+    for note in report.notes:
+        console.print(f"note: {note}")
+    return buf.getvalue()
 
 
 def _fmt(value: float | None) -> str:
@@ -71,17 +268,26 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
     console = Console(file=buf, width=width, color_system=None, force_terminal=False)
     verdict = "PASSED" if report.passed else "FAILED"
     src = f" {report.source}:" if report.source else ""
-    console.print(
-        f"privcheck check{src} {verdict} — {report.n_records} records, {report.n_classes} "
-        f"classes over {', '.join(report.quasi_identifiers) or 'no quasi-identifiers'}"
-    )
+    if report.kind == "graph-check":
+        console.print(
+            f"privcheck check --graph{src} {verdict} — {report.n_records} nodes, "
+            f"{report.n_edges} edges"
+        )
+    else:
+        console.print(
+            f"privcheck check{src} {verdict} — {report.n_records} records, {report.n_classes} "
+            f"classes over {', '.join(report.quasi_identifiers) or 'no quasi-identifiers'}"
+        )
     table = Table(show_edge=False)
     for col in ("model", "parameters", "result", "achieved", "violating classes", "records"):
         table.add_column(col, justify="right" if col in ("achieved", "records") else "left")
     for m in report.models:
         table.add_row(
-            m.model, _params(m.params), "pass" if m.passed else "FAIL",
-            f"{_fmt(m.value)} ({m.statistic})", str(m.violating_classes),
+            m.model,
+            _params(m.params),
+            "pass" if m.passed else "FAIL",
+            f"{_fmt(m.value)} ({m.statistic})",
+            str(m.violating_classes),
             str(m.violating_records),
         )
     console.print(table)
@@ -93,7 +299,7 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
         vt.add_column("values")
         vt.add_column("size", justify="right")
         vt.add_column(m.statistic, justify="right")
-        vt.add_column("records (row numbers)")
+        vt.add_column("nodes" if report.kind == "graph-check" else "records (row numbers)")
         for v in m.violators[:max_rows]:
             recs = ", ".join(map(str, v.records[:6])) + (" …" if v.size > 6 else "")
             vt.add_row(_params(v.values), str(v.size), _fmt(v.statistic), recs)
@@ -102,38 +308,7 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
 
 
 def render_html(report: Report) -> str:
-    """One self-contained HTML page (no network)."""
-    e = html.escape
-    rows = "".join(
-        f"<tr class='{'pass' if m.passed else 'fail'}'><td>{e(m.model)}</td>"
-        f"<td>{e(_params(m.params))}</td><td>{'pass' if m.passed else 'FAIL'}</td>"
-        f"<td>{e(_fmt(m.value))} ({e(m.statistic)})</td><td>{m.violating_classes}</td>"
-        f"<td>{m.violating_records}</td></tr>"
-        for m in report.models
-    )
-    sections = []
-    for m in report.models:
-        if m.passed or not m.violators:
-            continue
-        vrows = "".join(
-            f"<tr><td>{e(_params(v.values))}</td><td>{v.size}</td><td>{e(_fmt(v.statistic))}</td>"
-            f"<td>{e(', '.join(map(str, v.records[:20])))}</td></tr>"
-            for v in m.violators
-        )
-        sections.append(
-            f"<h2>{e(m.model)} — violating classes</h2><table><tr><th>values</th><th>size</th>"
-            f"<th>{e(m.statistic)}</th><th>records</th></tr>{vrows}</table>"
-        )
-    verdict = "PASSED" if report.passed else "FAILED"
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>privcheck report</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #ccc;padding:4px 8px}}.fail td:nth-child(3){{color:#b00;font-weight:bold}}
-.pass td:nth-child(3){{color:#070}}#verdict.FAILED{{color:#b00}}#verdict.PASSED{{color:#070}}</style>
-</head><body><h1 id="verdict" class="{verdict}">{verdict}</h1>
-<p>{report.n_records} records, {report.n_classes} classes over
-{e(", ".join(report.quasi_identifiers))}. privcheck {e(report.privcheck_version)}.</p>
-<table><tr><th>model</th><th>parameters</th><th>result</th><th>achieved</th>
-<th>violating classes</th><th>violating records</th></tr>{rows}</table>
-{"".join(sections)}</body></html>
-"""
+    """One self-contained HTML page (no network); see ``privcheck.html_report``."""
+    from privcheck.html_report import render_html as _render
+
+    return _render(report)

@@ -217,20 +217,30 @@ def test_hierarchy_not_a_tree(cli, tmp_path):
     assert_one_line_error(res, "not a tree", "'0213*'")
 
 
-def test_non_numeric_value_under_intervals(cli, tmp_path):
+def test_check_groups_released_values_as_they_stand(cli, tmp_path):
+    """A generalized release is checked against the policy it was made under: labels of any
+    hierarchy level and the suppression mark are values, not errors."""
     policy = {
         "attributes": {
-            "age": {
+            "age": {"role": "quasi_identifier", "hierarchy": {"type": "intervals", "widths": [10]}},
+            "race": {
                 "role": "quasi_identifier",
-                "hierarchy": {"type": "intervals", "widths": [5, 10]},
-            }
+                "hierarchy": {
+                    "type": "table",
+                    "rows": [["Black", "Person", "*"], ["White", "Person", "*"]],
+                },
+            },
         },
         "models": [{"model": "k-anonymity", "k": 2}],
     }
-    data = tmp_path / "d.csv"
-    data.write_text("age\n34\nthirty\n")
+    data = tmp_path / "release.csv"
+    data.write_text("age,race\n30-39,Person\n30-39,Person\n*,*\n*,*\n")
+    res = cli("check", data, "-p", write_policy(tmp_path, policy), "-f", "json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["n_classes"] == 2
+    data.write_text("age,race\n30-39,Asian\n30-39,Person\n")
     res = cli("check", data, "-p", write_policy(tmp_path, policy))
-    assert_one_line_error(res, "'age'", "'thirty'", "non-numeric")
+    assert_one_line_error(res, "'Asian'", "not in its hierarchy at any level")
 
 
 @pytest.mark.parametrize("what", ["data", "policy"])

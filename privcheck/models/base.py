@@ -64,7 +64,20 @@ class PrivacyModel:
     name: ClassVar[str]
     config: ClassVar[type[ModelConfig]]
     summary: ClassVar[str] = ""
+    #: what the model is checked on: "table" (a class table) or "graph"
+    target: ClassVar[str] = "table"
     monotone: ClassVar[bool] = True
+    #: Whether a class's verdict depends on the whole table, not only on the class (t-closeness
+    #: compares each class with the table's distribution): suppressing some classes can then
+    #: change the verdict on the others, and anonymizers re-evaluate after suppressing.
+    table_dependent: ClassVar[bool] = False
+
+    @classmethod
+    def monotone_with_suppression(cls, config: ModelConfig) -> bool:
+        """Whether the records of violating classes can only become fewer as a node is
+        generalized (k-anonymity, distinct l-diversity): then "satisfied within a suppression
+        limit" is itself monotone and a search may prune with it. False unless a model says so."""
+        return False
 
     @classmethod
     def evaluate(cls, table: ClassTable, config: ModelConfig) -> Evaluation:
@@ -75,3 +88,9 @@ def evaluate_models(table: ClassTable, configs: Sequence[ModelConfig]) -> list[E
     """Evaluate every model of a policy on one class table."""
     registry = model_registry()
     return [registry[c.model].evaluate(table, c) for c in configs]
+
+
+def table_models(configs: Sequence[ModelConfig]) -> list[ModelConfig]:
+    """The configs whose model checks tables (graph models are checked by privcheck.graph)."""
+    registry = model_registry()
+    return [c for c in configs if registry[c.model].target == "table"]

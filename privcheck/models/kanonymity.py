@@ -25,6 +25,11 @@ class KAnonymity(PrivacyModel):
     summary = "every class has at least k records"
 
     @classmethod
+    def monotone_with_suppression(cls, config: KAnonymityConfig) -> bool:
+        # a class of at least k records stays inside a class of at least k when generalized
+        return True
+
+    @classmethod
     def evaluate(cls, table: ClassTable, config: KAnonymityConfig) -> Evaluation:
         return Evaluation(config, table.sizes >= config.k, table.sizes.astype(float), "class size")
 

@@ -110,6 +110,12 @@ class LDiversity(PrivacyModel):
     summary = "each class has l well-represented sensitive values"
 
     @classmethod
+    def monotone_with_suppression(cls, config: LDiversityConfig) -> bool:
+        # a class with l distinct values keeps them when merged; entropy and recursive (c,l) can
+        # be spoiled by merging with a skewed violating class
+        return config.variant == "distinct"
+
+    @classmethod
     def evaluate(cls, table: ClassTable, config: LDiversityConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
         if config.variant == "distinct":

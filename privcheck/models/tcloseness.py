@@ -117,6 +117,7 @@ class TCloseness(PrivacyModel):
     name = "t-closeness"
     config = TClosenessConfig
     summary = "each class's sensitive distribution is within EMD t of the table's"
+    table_dependent = True
 
     @classmethod
     def evaluate(cls, table: ClassTable, config: TClosenessConfig) -> Evaluation:

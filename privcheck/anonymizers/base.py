@@ -1,0 +1,244 @@
+"""What an anonymizer is to privcheck: a named plugin that turns data + policy into a release.
+
+``Anonymizer`` is the plugin interface (registered through the ``privcheck_anonymizers`` hook,
+built-ins included). ``GeneralizationAnonymizer`` is the shared machinery of the full-domain
+generalization searches: a subclass only implements ``search`` over the lattice; encoding, the
+impossible-policy diagnosis, the release, its re-check and the report are done here once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from privcheck.anonymizers.problem import Progress, SearchProblem, SearchResult
+from privcheck.anonymizers.release import materialise, recheck, removed_columns
+from privcheck.classes import count
+from privcheck.encoding import EncodedTable, encode
+from privcheck.errors import PolicyError
+from privcheck.metrics.generalization import all_metrics, get_metric
+from privcheck.models.base import evaluate_models, table_models
+from privcheck.plugins import model_registry
+from privcheck.policy import Policy
+from privcheck.report import AnonymizationReport
+
+
+class Anonymizer:
+    """Base class of anonymizer plugins.
+
+    Subclasses set ``name`` (the ``--algorithm`` value) and ``summary``, and implement
+    ``anonymize``. ``pruning`` says whether the algorithm prunes with the generalization property,
+    so it must refuse models that lack it (``PrivacyModel.monotone``).
+    """
+
+    name: ClassVar[str]
+    summary: ClassVar[str] = ""
+    pruning: ClassVar[bool] = False
+
+    def __init__(self, **params: Any) -> None:
+        unknown = sorted(set(params) - set(self.defaults()))
+        if unknown:
+            known = ", ".join(self.defaults()) or "none"
+            raise PolicyError(f"{self.name} has no parameter {unknown[0]!r} (parameters: {known})")
+        self.params = {**self.defaults(), **params}
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        """The algorithm's own parameters and their defaults (published in the report)."""
+        return {}
+
+    def anonymize(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        seed: int = 0,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        raise NotImplementedError
+
+    def refuse_non_monotone(self, policy: Policy) -> None:
+        """Pruning searches rely on the generalization property: refuse models without it."""
+        if not self.pruning:
+            return
+        registry = model_registry()
+        for m in policy.models:
+            if not registry[m.model].monotone:
+                raise PolicyError(
+                    f"{self.name} prunes the lattice with the generalization property, which the "
+                    f"model {m.model!r} does not have (a coarser node may violate it); use the "
+                    "exhaustive 'mingen' or the greedy 'datafly' instead"
+                )
+
+
+class GeneralizationAnonymizer(Anonymizer):
+    """A full-domain generalization search with suppression (ARX semantics)."""
+
+    #: whether the search is guaranteed to return the optimum by the policy's metric
+    optimal: ClassVar[bool] = True
+    #: whether the search keeps per-node arrays over the whole lattice (bounded in size)
+    exhaustive: ClassVar[bool] = True
+
+    def search(self, problem: SearchProblem) -> SearchResult:
+        raise NotImplementedError
+
+    def anonymize(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        seed: int = 0,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        started = time.perf_counter()
+        self.refuse_non_monotone(policy)
+        encoded = encode(data, policy)
+        check_possible(encoded, policy)
+        limit = int(np.floor(policy.suppression_limit * encoded.n_records + 1e-9))
+        lower = previous_lower(encoded, previous)
+        metric = get_metric(policy.metric)
+        search_started = time.perf_counter()
+        configs = table_models(policy.models)  # graph models have nothing to say here
+        problem = SearchProblem(
+            encoded, configs, limit, metric, lower, progress, exhaustive=self.exhaustive
+        )
+        result = self.search(problem)
+        search_seconds = time.perf_counter() - search_started
+        if result.optimum is None:
+            raise PolicyError(nothing_satisfies(encoded, policy, limit, lower))
+        node = result.optimum
+        table = count(encoded, node, track_records=True)
+        outcome, kept_classes = problem.evaluator.verdict(table)
+        if not outcome.satisfied:  # pragma: no cover - the search returned a failing node
+            raise RuntimeError(f"{self.name} chose node {node}, which does not satisfy the policy")
+        kept_records = kept_classes[table.record_class]
+        release, suppressed_rows = materialise(
+            data, encoded, node, kept_records, policy, keep_order=keep_order, seed=seed
+        )
+        check = recheck(release, suppressed_rows, policy)
+        keep = None if outcome.clean else kept_classes
+        lattice = problem.lattice
+        minimal = lattice.minimal(result.satisfying) if result.exact else None
+        n_suppressed = int(encoded.n_records - kept_records.sum())
+        report = AnonymizationReport(
+            algorithm=self.name,
+            parameters=self.parameters(policy, seed, keep_order, lower, limit),
+            quasi_identifiers=encoded.qi_names,
+            node=lattice.describe(node),
+            n_records=encoded.n_records,
+            n_kept=int(kept_records.sum()),
+            n_suppressed=n_suppressed,
+            n_released_rows=len(release),
+            removed_columns=removed_columns(data, policy),
+            metric=metric.name,
+            metrics=all_metrics(table, keep),
+            nodes_evaluated=problem.evaluations,
+            lattice_size=lattice.size,
+            satisfying_nodes=int(result.satisfying.sum()) if result.exact else None,
+            minimal_nodes=(
+                [lattice.describe(lattice.node(i)) for i in np.flatnonzero(minimal)]
+                if minimal is not None
+                else None
+            ),
+            path=[lattice.describe(n) for n in result.path] if result.path else None,
+            check=check,
+            search_seconds=round(search_seconds, 4),
+            elapsed_seconds=round(time.perf_counter() - started, 4),
+        )
+        return release, report
+
+    def parameters(
+        self, policy: Policy, seed: int, keep_order: bool, lower: Sequence[int] | None, limit: int
+    ) -> dict[str, Any]:
+        """Everything that determines the release (published: the transparency principle)."""
+        return {
+            **self.params,
+            "models": [{"model": m.model, **m.params()} for m in policy.models],
+            "suppression_limit": policy.suppression_limit,
+            "suppression_limit_records": limit,
+            "suppressed_records": policy.suppressed_records,
+            "metric": policy.metric,
+            "seed": seed,
+            "keep_order": keep_order,
+            "previous_node": list(lower) if lower is not None else None,
+        }
+
+
+def check_possible(encoded: EncodedTable, policy: Policy) -> None:
+    """Refuse policies no generalization can satisfy, saying why (before any search)."""
+    n = encoded.n_records
+    if n == 0:
+        raise PolicyError("the table has no records; there is nothing to anonymize")
+    for m in policy.models:
+        k = getattr(m, "k", None)
+        if m.model == "k-anonymity" and k is not None and k > n:
+            raise PolicyError(
+                f"k-anonymity with k={k} cannot hold: the table has only {n} records; use k ≤ {n}"
+            )
+        if m.model == "l-diversity":
+            col = encoded.sensitive[m.attribute]
+            distinct = int(np.count_nonzero(np.bincount(col.codes, minlength=1)))
+            if m.l > distinct:
+                raise PolicyError(
+                    f"l-diversity with l={m.l:g} cannot hold: {m.attribute!r} has only "
+                    f"{distinct} distinct values in the table; use l ≤ {distinct}"
+                )
+
+
+def nothing_satisfies(
+    encoded: EncodedTable, policy: Policy, limit: int, lower: Sequence[int] | None
+) -> str:
+    """Why no node satisfies the policy: a model the whole table (the top node) violates, or
+    the suppression limit."""
+    top = count(encoded, encoded.top, track_records=False)
+    for ev in evaluate_models(top, table_models(policy.models)):
+        if not ev.passed and top.n_classes == 1:
+            return (
+                f"no generalization satisfies {ev.config.model} ({_params(ev.config)}): even "
+                f"with every quasi-identifier fully generalized the table violates it "
+                f"({ev.statistic} = {ev.value():.4g}); relax the model"
+            )
+    where = f" above the previous release's node {tuple(lower)}" if lower is not None else ""
+    pct = 100.0 * policy.suppression_limit
+    return (
+        f"no generalization{where} satisfies the policy within the suppression limit of "
+        f"{limit} records ({pct:g}% of {encoded.n_records}); raise suppression_limit or relax "
+        "the models"
+    )
+
+
+def _params(config) -> str:
+    return ", ".join(f"{k}={v}" for k, v in config.params().items())
+
+
+def previous_lower(
+    encoded: EncodedTable, previous: dict[str, int] | None
+) -> tuple[int, ...] | None:
+    """The previous release's node as the lattice's lower bound (complementary releases)."""
+    if previous is None:
+        return None
+    names = encoded.qi_names
+    if sorted(previous) != sorted(names):
+        raise PolicyError(
+            f"the previous release generalized {', '.join(previous)}, but this policy's "
+            f"quasi-identifiers are {', '.join(names)}; a follow-up release must use the same "
+            "quasi-identifiers"
+        )
+    lower = []
+    for col in encoded.quasi_identifiers:
+        level = int(previous[col.name])
+        if not 0 <= level <= col.height:
+            raise PolicyError(
+                f"the previous release generalized {col.name!r} to level {level}, but its "
+                f"hierarchy has levels 0..{col.height}; use the same hierarchies"
+            )
+        lower.append(level)
+    return tuple(lower)

@@ -1,0 +1,503 @@
+"""The masking methods of `privcheck.masking` as anonymizer plugins (``anonymize -a mdav``).
+
+A masking anonymizer masks the policy's quasi-identifiers, which must all be numeric columns;
+identifiers (and columns the policy does not list) are removed, the other columns pass through, and
+rows are shuffled unless ``keep_order``. The release is then re-checked by the ordinary checkers.
+
+What each method guarantees differs, and the report says which (``guarantee``):
+
+* ``mdav`` / ``mdav-partitioned`` make the release k-anonymous on the quasi-identifiers, with k
+  taken from the policy's k-anonymity model (a ``k`` parameter may only repeat it). With attribute
+  ``groups`` each group is k-anonymous on its own attributes only: the guarantee is checked per
+  group, and the policy's k-anonymity over all quasi-identifiers is reported as it stands.
+* ``optimal-univariate`` makes each quasi-identifier k-anonymous on its own, not their combination.
+* ``fuzzy-microaggregation``, the rank swaps and ``noise`` guarantee no k-anonymity at all.
+
+Models a method does not enforce are still checked: their verdict is reported (and the command
+exits 1 when the release fails the policy) instead of raising — the release exists and an
+sdcMicro user judges it by its risk measures, not by a k-anonymity it never claimed.
+
+Under the transparency principle the report publishes the method and every parameter (k, p, the
+attribute groups, m1/m2, a, the proposal law …) but never the seed: the seed would let anyone
+replay the randomness and undo the masking.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from privcheck.anonymizers.base import Anonymizer
+from privcheck.anonymizers.problem import Progress
+from privcheck.anonymizers.release import release_policy, removed_columns
+from privcheck.checker import check_table
+from privcheck.classes import count
+from privcheck.encoding import encode
+from privcheck.errors import DataError, PolicyError
+from privcheck.hookspecs import hookimpl
+from privcheck.masking import (
+    add_noise,
+    fuzzy_microaggregation,
+    mdav,
+    mdav_partitioned,
+    optimal_univariate,
+    rank_swap,
+)
+from privcheck.masking.result import MaskingResult
+from privcheck.policy import Policy
+from privcheck.report import AnonymizationReport, Report
+
+
+class MaskingAnonymizer(Anonymizer):
+    """Shared machinery: numeric quasi-identifiers in, masked release + re-check + report out."""
+
+    #: whether the method takes k (from the policy's k-anonymity model or ``--param k=``)
+    uses_k: ClassVar[bool] = False
+    #: whether the method needs k (refuses to run without it)
+    needs_k: ClassVar[bool] = False
+
+    def mask(self, frame: pd.DataFrame, k: int | None, rng: np.random.Generator) -> MaskingResult:
+        """Mask every column of ``frame`` (the quasi-identifiers)."""
+        raise NotImplementedError
+
+    def guarantee(self, result: MaskingResult, qis: list[str]) -> str:
+        """What the method itself guarantees of the release (one sentence)."""
+        raise NotImplementedError
+
+    def verify(self, original: pd.DataFrame, result: MaskingResult) -> None:
+        """Check the method's own guarantee on the masked columns; raise if it is broken."""
+
+    def enforced_models(self, result: MaskingResult) -> set[str]:
+        """Policy models the method guarantees (a failing one is a bug, not a verdict)."""
+        return set()
+
+    def not_enforcing(self, result: MaskingResult) -> str:
+        """The start of a note on a model the method does not enforce."""
+        return f"{self.name} does not enforce"
+
+    # ------------------------------------------------------------------ the common flow
+    def anonymize(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        seed: int = 0,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        started = time.perf_counter()
+        if previous is not None:
+            raise PolicyError(
+                f"{self.name} masks values; --previous (a generalization node of an earlier "
+                "release) applies to the generalization algorithms only"
+            )
+        original = numeric_quasi_identifiers(data, policy, self.name)
+        qis = list(original.columns)
+        k, k_source = self.resolve_k(policy)
+        mask_seed, order_seed = np.random.SeedSequence(seed).spawn(2)
+        result = self.mask(original, k, np.random.default_rng(mask_seed))
+        self.verify(original, result)
+        release = build_release(
+            data, policy, original, result.masked, keep_order, np.random.default_rng(order_seed)
+        )
+        check = check_release(release, policy)
+        notes = self.notes(check, result)
+        parameters: dict[str, Any] = {
+            **result.params,
+            **({"k_source": k_source} if k_source else {}),
+            "models": [{"model": m.model, **m.params()} for m in policy.models],
+            "keep_order": keep_order,
+            "seed": "not published (it would let anyone replay and undo the masking)",
+        }
+        n = len(data)
+        report = AnonymizationReport(
+            algorithm=self.name,
+            parameters=parameters,
+            quasi_identifiers=qis,
+            n_records=n,
+            n_kept=n,
+            n_suppressed=0,
+            n_released_rows=len(release),
+            removed_columns=removed_columns(data, policy),
+            check=check,
+            information_loss=result.information_loss.model_dump(),
+            guarantee=self.guarantee(result, qis),
+            notes=notes,
+            elapsed_seconds=round(time.perf_counter() - started, 4),
+        )
+        if progress is not None:
+            progress(1, 1)
+        return release, report
+
+    def resolve_k(self, policy: Policy) -> tuple[int | None, str | None]:
+        """k from the policy's k-anonymity model; ``--param k=`` only where it agrees (or where
+        the policy has no k-anonymity model)."""
+        if not self.uses_k:
+            return None, None
+        ks = [int(m.k) for m in policy.models if m.model == "k-anonymity"]
+        given = self.params.get("k")
+        if ks:
+            k = max(ks)
+            if given is not None and given != k:
+                raise PolicyError(
+                    f"--param k={given} disagrees with the policy's k-anonymity model (k={k}); "
+                    "for microaggregation k comes from the policy: drop --param k or change "
+                    "the policy"
+                )
+            return k, "policy"
+        if given is None:
+            if self.needs_k:
+                raise PolicyError(
+                    f"{self.name} needs k: add a k-anonymity model to the policy "
+                    "(models: [{model: k-anonymity, k: 3}]) or pass --param k=3"
+                )
+            return None, None
+        return given, "param"
+
+    def notes(self, check: Report, result: MaskingResult) -> list[str]:
+        enforced = self.enforced_models(result)
+        out = []
+        for m in check.models:
+            if m.model in enforced:
+                if not m.passed:  # pragma: no cover - verify() already guards the guarantee
+                    raise RuntimeError(
+                        f"the {self.name} release fails {m.model}; this is a bug in the anonymizer"
+                    )
+                continue
+            verdict = "the release satisfies it" if m.passed else "the release FAILS it"
+            out.append(
+                f"{self.not_enforcing(result)} the policy's {m.model} "
+                f"({', '.join(f'{k}={v}' for k, v in m.params.items())}): {verdict}"
+                + ("" if m.passed else f" (achieved {m.value:g})" if m.value is not None else "")
+            )
+        return out
+
+
+# ---------------------------------------------------------------------- shared helpers
+def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str) -> pd.DataFrame:
+    """The policy's quasi-identifiers as numeric columns (else one error naming the column).
+
+    Files are read as text, so a text column is parsed as numbers: every present value must
+    parse (integers stay integers); missing values are left for the masking's own check.
+    """
+    qis = policy.quasi_identifiers
+    if not qis:
+        raise PolicyError(
+            f"the policy has no quasi-identifiers; {algorithm} masks the numeric "
+            "quasi-identifiers, so give the columns to mask role quasi_identifier"
+        )
+    if len(data) == 0:
+        raise DataError("the table has no records; there is nothing to anonymize")
+    out = {}
+    for name in qis:
+        if name not in data.columns:
+            raise DataError(
+                f"quasi-identifier {name!r} is not a column of the data; columns: "
+                f"{', '.join(map(str, data.columns))}"
+            )
+        s = data[name]
+        if pd.api.types.is_bool_dtype(s):
+            bad = s.iloc[0]
+        elif pd.api.types.is_numeric_dtype(s):
+            out[name] = s.to_numpy()
+            continue
+        else:
+            num = pd.to_numeric(s, errors="coerce")
+            wrong = num.isna() & s.notna()
+            if not wrong.any():
+                values = num.to_numpy(dtype=np.float64, na_value=np.nan)
+                whole = np.isfinite(values).all() and np.all(values == np.round(values))
+                out[name] = values.astype(np.int64) if whole else values
+                continue
+            bad = s[wrong].iloc[0]
+        raise DataError(
+            f"quasi-identifier {name!r} is not numeric (value {bad!r}); {algorithm} masks "
+            "numeric quasi-identifiers only: convert it, change its role, or use a "
+            "generalization algorithm (incognito)"
+        )
+    return pd.DataFrame(out, columns=qis)
+
+
+def build_release(
+    data: pd.DataFrame,
+    policy: Policy,
+    original: pd.DataFrame,
+    masked: pd.DataFrame,
+    keep_order: bool,
+    rng: np.random.Generator,
+) -> pd.DataFrame:
+    """Identifiers and unlisted columns removed, quasi-identifiers masked, rows shuffled.
+
+    A masked integer column whose values are all still integers (rank swapping, or a median of
+    integers that happens to be whole) keeps its integer dtype, so a swap stays a permutation of
+    the original values in the written file too.
+    """
+    drop = set(removed_columns(data, policy))
+    columns = [c for c in data.columns if c not in drop]
+    out = pd.DataFrame({c: data[c].to_numpy() for c in columns}, columns=columns)
+    for c in original.columns:
+        values = masked[c].to_numpy()
+        if pd.api.types.is_integer_dtype(original[c]) and np.all(values == np.round(values)):
+            values = values.astype(original[c].dtype)
+        out[c] = values
+    if keep_order:
+        return out
+    return out.iloc[rng.permutation(len(out))].reset_index(drop=True)
+
+
+def check_release(release: pd.DataFrame, policy: Policy) -> Report:
+    """The release checked like any table, quasi-identifiers grouped by their masked values."""
+    rpolicy = release_policy(policy, keep_hierarchies=False)
+    encoded = encode(release, rpolicy, as_released=True)
+    return check_table(count(encoded), rpolicy, source="release", details=False)
+
+
+def smallest_class(frame: pd.DataFrame) -> int:
+    """The size of the smallest group of identical rows (vectorised)."""
+    return int(frame.value_counts(sort=False).min())
+
+
+def _attr_groups(value: Any, qis: list[str]) -> list[list[str]] | None:
+    """``groups`` must split the quasi-identifiers into disjoint lists that cover them all."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value or not all(isinstance(g, list) for g in value):
+        raise PolicyError(
+            f"groups must be a list of attribute lists, e.g. groups=[[AGI,FEDTAX],[PTOTVAL]]; "
+            f"got {value!r}"
+        )
+    groups = [[str(c) for c in g] for g in value]
+    flat = [c for g in groups for c in g]
+    unknown = [c for c in flat if c not in qis]
+    if unknown:
+        raise PolicyError(
+            f"groups names {unknown[0]!r}, which is not a quasi-identifier of the policy "
+            f"({', '.join(qis)})"
+        )
+    if len(set(flat)) != len(flat) or any(not g for g in groups):
+        raise PolicyError("groups must put every quasi-identifier in exactly one non-empty group")
+    missing = [c for c in qis if c not in flat]
+    if missing:
+        raise PolicyError(
+            f"groups leaves the quasi-identifier {missing[0]!r} out; every quasi-identifier "
+            "must be in one group (a one-attribute group is fine)"
+        )
+    return groups
+
+
+# ---------------------------------------------------------------------- microaggregation
+class Mdav(MaskingAnonymizer):
+    name = "mdav"
+    summary = "MDAV multivariate microaggregation: k-anonymous on the numeric quasi-identifiers"
+    uses_k = needs_k = True
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {"k": None, "groups": None, "aggregate": "mean"}
+
+    def _groups(self, frame: pd.DataFrame) -> list[list[str]] | None:
+        return _attr_groups(self.params["groups"], [str(c) for c in frame.columns])
+
+    def mask(self, frame: pd.DataFrame, k: int | None, rng: np.random.Generator) -> MaskingResult:
+        return mdav(
+            frame, k, attribute_groups=self._groups(frame), aggregate=self.params["aggregate"]
+        )
+
+    def _grouped(self, result: MaskingResult) -> bool:
+        return len(result.params["attribute_groups"]) > 1
+
+    def guarantee(self, result: MaskingResult, qis: list[str]) -> str:
+        k = result.params["k"]
+        if self._grouped(result):
+            groups = "; ".join(", ".join(g) for g in result.params["attribute_groups"])
+            return (
+                f"k-anonymous with k={k} on each attribute group separately ({groups}), "
+                "not on the groups' combination"
+            )
+        return f"k-anonymous with k={k} on the quasi-identifiers {', '.join(qis)}"
+
+    def verify(self, original: pd.DataFrame, result: MaskingResult) -> None:
+        k = result.params["k"]
+        for group in result.params["attribute_groups"]:
+            if smallest_class(result.masked[group]) < k:  # pragma: no cover - a bug guard
+                raise RuntimeError(f"{self.name} left a group of fewer than {k} records")
+
+    def enforced_models(self, result: MaskingResult) -> set[str]:
+        return set() if self._grouped(result) else {"k-anonymity"}
+
+    def not_enforcing(self, result: MaskingResult) -> str:
+        if self._grouped(result):
+            return (
+                f"{self.name} with attribute groups makes each group k-anonymous (checked) "
+                "but does not enforce, over all quasi-identifiers together,"
+            )
+        return super().not_enforcing(result)
+
+
+class MdavPartitioned(Mdav):
+    name = "mdav-partitioned"
+    summary = "MDAV per block of the principal-axis partition (millions of records)"
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {**super().defaults(), "block_size": 20_000}
+
+    def mask(self, frame: pd.DataFrame, k: int | None, rng: np.random.Generator) -> MaskingResult:
+        return mdav_partitioned(
+            frame,
+            k,
+            block_size=self.params["block_size"],
+            attribute_groups=self._groups(frame),
+            aggregate=self.params["aggregate"],
+        )
+
+
+class OptimalUnivariate(MaskingAnonymizer):
+    name = "optimal-univariate"
+    summary = "optimal univariate microaggregation (Hansen & Mukherjee), attribute by attribute"
+    uses_k = needs_k = True
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {"k": None, "aggregate": "mean"}
+
+    def mask(self, frame: pd.DataFrame, k: int | None, rng: np.random.Generator) -> MaskingResult:
+        return optimal_univariate(frame, k, aggregate=self.params["aggregate"])
+
+    def guarantee(self, result: MaskingResult, qis: list[str]) -> str:
+        return (
+            f"each quasi-identifier on its own has every released value shared by ≥ "
+            f"{result.params['k']} records; their combination is NOT k-anonymous"
+        )
+
+    def verify(self, original: pd.DataFrame, result: MaskingResult) -> None:
+        k = result.params["k"]
+        for c in result.masked.columns:
+            if smallest_class(result.masked[[c]]) < k:  # pragma: no cover - a bug guard
+                raise RuntimeError(f"{self.name} left a group of fewer than {k} records")
+
+
+class FuzzyMicroaggregation(MaskingAnonymizer):
+    name = "fuzzy-microaggregation"
+    summary = "fuzzy (FCM) microaggregation (Torra 2015): transparency-resistant, no k guarantee"
+    uses_k = True
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {"k": None, "n_clusters": None, "m1": 2.0, "m2": 2.0, "max_iter": 300, "tol": 1e-5}
+
+    def resolve_k(self, policy: Policy) -> tuple[int | None, str | None]:
+        if self.params["n_clusters"] is not None:
+            if self.params["k"] is not None:
+                raise PolicyError("give either --param k or --param n_clusters, not both")
+            return None, None
+        k, source = super().resolve_k(policy)
+        if k is None:
+            raise PolicyError(
+                f"{self.name} needs the number of centres: a k-anonymity model in the policy "
+                "(c = ⌈n/k⌉), --param k=3, or --param n_clusters=…"
+            )
+        return k, source
+
+    def mask(self, frame: pd.DataFrame, k: int | None, rng: np.random.Generator) -> MaskingResult:
+        p = self.params
+        return fuzzy_microaggregation(
+            frame,
+            k,
+            n_clusters=p["n_clusters"],
+            m1=p["m1"],
+            m2=p["m2"],
+            seed=rng,
+            max_iter=p["max_iter"],
+            tol=p["tol"],
+        )
+
+    def guarantee(self, result: MaskingResult, qis: list[str]) -> str:
+        return (
+            f"no k-anonymity: each record is replaced by one of {result.params['n_clusters']} "
+            "centres drawn at random from its fuzzy memberships"
+        )
+
+
+# ---------------------------------------------------------------------- rank swapping, noise
+class RankSwapping(MaskingAnonymizer):
+    name = "rank-swapping"
+    summary = "rank swapping (Moore 1996): partner within the next p % of ranks"
+    variant: ClassVar[str] = "plain"
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {"p": None}
+
+    def mask(self, frame: pd.DataFrame, k: int | None, rng: np.random.Generator) -> MaskingResult:
+        if self.params["p"] is None:
+            raise PolicyError(
+                f"{self.name} needs p, the swap range as a percentage of the records in "
+                "(0, 100]: --param p=5"
+            )
+        return rank_swap(frame, self.params["p"], variant=self.variant, seed=rng)
+
+    def guarantee(self, result: MaskingResult, qis: list[str]) -> str:
+        return (
+            "no k-anonymity; every quasi-identifier's marginal is kept exactly (each masked "
+            "column is a permutation of the original)"
+        )
+
+    def verify(self, original: pd.DataFrame, result: MaskingResult) -> None:
+        for c in original.columns:
+            same = np.array_equal(np.sort(original[c].to_numpy()), np.sort(result.masked[c]))
+            if not same:  # pragma: no cover - a bug guard
+                raise RuntimeError(f"{self.name} changed the marginal of {c!r}")
+
+
+class RankSwappingBuckets(RankSwapping):
+    name = "rank-swapping-buckets"
+    summary = "p-buckets rank swapping (Nin, Herranz & Torra 2008): transparency-resistant"
+    variant = "buckets"
+
+
+class RankSwappingDistribution(RankSwapping):
+    name = "rank-swapping-distribution"
+    summary = "p-distribution rank swapping (Nin, Herranz & Torra 2008): partner offset ~ normal"
+    variant = "distribution"
+
+
+class Noise(MaskingAnonymizer):
+    name = "noise"
+    summary = "additive Gaussian noise, uncorrelated (a·Var) or correlated (a·Σ)"
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        return {"a": None, "kind": "uncorrelated"}
+
+    def mask(self, frame: pd.DataFrame, k: int | None, rng: np.random.Generator) -> MaskingResult:
+        if self.params["a"] is None:
+            raise PolicyError(
+                "noise needs a, the noise variance as a fraction of each attribute's variance: "
+                "--param a=0.1"
+            )
+        return add_noise(frame, self.params["a"], kind=self.params["kind"], seed=rng)
+
+    def guarantee(self, result: MaskingResult, qis: list[str]) -> str:
+        return "no k-anonymity: released values are the originals plus Gaussian noise"
+
+
+MASKING_ANONYMIZERS: tuple[type[MaskingAnonymizer], ...] = (
+    Mdav,
+    MdavPartitioned,
+    OptimalUnivariate,
+    FuzzyMicroaggregation,
+    RankSwapping,
+    RankSwappingBuckets,
+    RankSwappingDistribution,
+    Noise,
+)
+
+
+@hookimpl
+def privcheck_anonymizers() -> list[type]:
+    return list(MASKING_ANONYMIZERS)

@@ -1,0 +1,424 @@
+"""What every generalization search shares: evaluating a node, and picking the optimum.
+
+A node is evaluated on its class table, rolled up from the cached table of the finest-grained
+already evaluated node below it (the first one is counted from the rows), so a search touches the
+records once. The verdict at a node follows ARX's suppression semantics: the records of the
+classes that violate some model are suppressed, and the node *satisfies* the policy when they are
+at most ``suppression_limit · N``.
+
+Table-dependent models (t-closeness compares each class with the table's distribution) make the
+verdict depend on what is kept. The released table is the kept records, and a check of the release
+compares each class with *their* distribution, so the evaluation iterates to a fixed point: after
+suppressing the violating classes, the table-dependent models are evaluated again on the kept
+classes (against the kept records' distribution), newly violating classes are suppressed, and so
+on until nothing changes or the limit is exceeded. A node satisfies the policy when this fixed
+point keeps at least one record and suppresses at most the limit; the plain checker then agrees
+on the release.
+
+Three facts about a node drive the pruning (for models with the generalization property):
+``clean`` (no class violates anything: nothing to suppress) carries to every generalization;
+``monotone_ok`` (the models whose violators only shrink under generalization — k-anonymity,
+distinct l-diversity — stay within the limit) carries to every generalization and its failure to
+every specialization; ``satisfied`` carries both ways only when every model is monotone with
+suppression (or the limit is 0, when it equals ``clean``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, group, rollup
+from privcheck.encoding import EncodedTable
+from privcheck.errors import PolicyError
+from privcheck.lattice import Lattice, Node
+from privcheck.metrics.generalization import Metric, node_cost
+from privcheck.models.base import evaluate_models
+from privcheck.plugins import model_registry
+from privcheck.policy import ModelConfig
+
+#: lattice nodes an exhaustive search accepts (its per-node arrays are this long)
+MAX_LATTICE = 5_000_000
+#: classes over all class tables kept for rolling up (~70-100 bytes each)
+_CACHE_CLASSES = 2_000_000
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(eq=False)
+class NodeOutcome:
+    """The verdict at one node."""
+
+    node: Node
+    satisfied: bool
+    clean: bool
+    monotone_ok: bool
+    suppressed: int
+    n_classes: int
+    #: kept classes of the node's class table (None: all kept, or not computed)
+    kept: np.ndarray | None = None
+
+
+def select_classes(table: ClassTable, keep: np.ndarray) -> ClassTable:
+    """The class table restricted to the classes in ``keep`` (a boolean mask)."""
+    idx = np.flatnonzero(keep)
+    sensitive = {}
+    for name, s in table.sensitive.items():
+        lengths = np.diff(s.indptr)[idx]
+        indptr = np.zeros(len(idx) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        entries = np.repeat(s.indptr[idx] - indptr[:-1], lengths) + np.arange(indptr[-1])
+        sensitive[name] = SensitiveCounts(indptr, s.values[entries], s.counts[entries], s.n_values)
+    return ClassTable(table.encoded, table.node, table.keys[idx], table.sizes[idx], sensitive)
+
+
+def needed_view(encoded: EncodedTable, configs: Sequence[ModelConfig]) -> EncodedTable:
+    """The encoded table with only the sensitive attributes some model reads, so rollups do not
+    re-aggregate counts nobody uses (k-anonymity alone needs none)."""
+    used = {getattr(c, "attribute", None) for c in configs}
+    sensitive = {n: c for n, c in encoded.sensitive.items() if n in used}
+    return replace(encoded, sensitive=sensitive)
+
+
+def subset_view(encoded: EncodedTable, columns: Sequence[int]) -> EncodedTable:
+    """The encoded table projected on some quasi-identifiers (Incognito's attribute subsets)."""
+    return replace(encoded, quasi_identifiers=[encoded.quasi_identifiers[j] for j in columns])
+
+
+def project(table: ClassTable, columns: Sequence[int], view: EncodedTable) -> ClassTable:
+    """The class table over some of ``table``'s quasi-identifiers (``view`` is the projected
+    encoded table): classes that agree on those columns merge — the frequency set of an attribute
+    subset, from a superset's instead of from the records."""
+    cols = [table.keys[:, j] for j in columns]
+    node = tuple(table.node[j] for j in columns)
+    cards = [c.cardinality(level) for c, level in zip(view.quasi_identifiers, node, strict=True)]
+    if cols:
+        inverse, n_classes = group(cols, cards)
+    else:
+        inverse, n_classes = np.zeros(table.n_classes, dtype=np.int64), int(table.n_classes > 0)
+    first = first_rows(inverse, n_classes)
+    keys = np.empty((n_classes, len(cols)), dtype=np.int64, order="F")
+    for j, c in enumerate(cols):
+        keys[:, j] = c[first]
+    sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
+    sensitive = {
+        name: SensitiveCounts.from_pairs(
+            inverse[s.entry_class()], s.values, n_classes, s.n_values, weights=s.counts
+        )
+        for name, s in table.sensitive.items()
+        if name in view.sensitive
+    }
+    return ClassTable(view, node, keys, sizes, sensitive)
+
+
+class NodeEvaluator:
+    """Evaluates nodes of one encoded table (or projection) under the policy's models."""
+
+    def __init__(
+        self,
+        encoded: EncodedTable,
+        configs: Sequence[ModelConfig],
+        limit: int,
+        lower: Sequence[int] | None = None,
+        root: ClassTable | None = None,
+    ) -> None:
+        self.encoded = needed_view(encoded, configs)
+        self.configs = list(configs)
+        self.limit = int(limit)
+        registry = model_registry()
+        classes = [registry[c.model] for c in self.configs]
+        self.monotone_configs = [
+            c for c, m in zip(self.configs, classes, strict=True) if m.monotone_with_suppression(c)
+        ]
+        self.other_configs = [c for c in self.configs if c not in self.monotone_configs]
+        self.dependent_configs = [
+            c for c, m in zip(self.configs, classes, strict=True) if m.table_dependent
+        ]
+        self.evaluations = 0
+        if root is None:
+            at = tuple(lower) if lower is not None else self.encoded.bottom
+            root = count(self.encoded, at, track_records=False)
+        self._root = root
+        root = root.node
+        # the cache of class tables: slots in parallel arrays, so finding the smallest cached
+        # table below a node is one vectorised comparison
+        width, cap = len(root), 64
+        self._nodes = np.zeros((cap, width), dtype=np.int64)
+        self._n_classes = np.zeros(cap, dtype=np.int64)
+        self._valid = np.zeros(cap, dtype=bool)
+        self._tables: list[ClassTable | None] = [None] * cap
+        self._free = list(range(cap - 1, -1, -1))
+        self._slot_of: dict[Node, int] = {}
+        self._order: deque[int] = deque()
+        self._cached_classes = 0
+
+    # ------------------------------------------------------------------ class tables
+    def table(self, node: Sequence[int]) -> ClassTable:
+        """The class table at ``node``, rolled up from the smallest cached table below it."""
+        node = tuple(int(v) for v in node)
+        slot = self._slot_of.get(node)
+        if slot is not None:
+            return self._tables[slot]
+        source = self._root
+        if self._slot_of:
+            below = self._valid & (self._nodes <= np.asarray(node)).all(axis=1)
+            if below.any():
+                sizes = np.where(below, self._n_classes, np.iinfo(np.int64).max)
+                best = int(np.argmin(sizes))
+                if sizes[best] < source.n_classes:
+                    source = self._tables[best]
+        table = rollup(source, node) if node != source.node else source
+        self._remember(node, table)
+        return table
+
+    def _remember(self, node: Node, table: ClassTable) -> None:
+        """Cache a table; the oldest go first once the cache holds too many classes."""
+        if not self._free:
+            grow = len(self._tables)
+            self._nodes = np.vstack([self._nodes, np.zeros_like(self._nodes[:grow])])
+            self._n_classes = np.concatenate([self._n_classes, np.zeros(grow, np.int64)])
+            self._valid = np.concatenate([self._valid, np.zeros(grow, bool)])
+            self._tables += [None] * grow
+            self._free = list(range(2 * grow - 1, grow - 1, -1))
+        slot = self._free.pop()
+        self._nodes[slot] = node
+        self._n_classes[slot] = table.n_classes
+        self._valid[slot] = True
+        self._tables[slot] = table
+        self._slot_of[node] = slot
+        self._order.append(slot)
+        self._cached_classes += table.n_classes
+        while self._cached_classes > _CACHE_CLASSES and len(self._order) > 1:
+            old = self._order.popleft()
+            self._cached_classes -= int(self._n_classes[old])
+            self._valid[old] = False
+            del self._slot_of[tuple(int(v) for v in self._nodes[old])]
+            self._tables[old] = None
+            self._free.append(old)
+
+    # ------------------------------------------------------------------ verdicts
+    def evaluate(self, node: Sequence[int]) -> NodeOutcome:
+        """The verdict at ``node`` (see the module docstring for the suppression semantics)."""
+        self.evaluations += 1
+        table = self.table(node)
+        outcome, _ = self.verdict(table)
+        return outcome
+
+    def verdict(self, table: ClassTable) -> tuple[NodeOutcome, np.ndarray]:
+        """The verdict on a class table and the kept-class mask of its fixed point."""
+        node, sizes, limit = table.node, table.sizes, self.limit
+        ok = np.ones(table.n_classes, dtype=bool)
+        for ev in evaluate_models(table, self.monotone_configs):
+            ok &= ev.class_ok
+        violating = int(sizes[~ok].sum())
+        if violating > limit:
+            return NodeOutcome(node, False, False, False, violating, table.n_classes), ok
+        for ev in evaluate_models(table, self.other_configs):
+            ok &= ev.class_ok
+        suppressed = int(sizes[~ok].sum())
+        if suppressed == 0:
+            return NodeOutcome(node, True, True, True, 0, table.n_classes), ok
+        if suppressed <= limit and self.dependent_configs:
+            ok, suppressed = self._fixed_point(table, ok, suppressed)
+        satisfied = suppressed <= limit and suppressed < table.n_records
+        kept = ok if satisfied else None
+        return NodeOutcome(node, satisfied, False, True, suppressed, table.n_classes, kept), ok
+
+    def _fixed_point(
+        self, table: ClassTable, ok: np.ndarray, suppressed: int
+    ) -> tuple[np.ndarray, int]:
+        """Suppress until the table-dependent models hold on the kept classes (or the limit
+        is exceeded)."""
+        while suppressed <= self.limit and ok.any():
+            kept = np.flatnonzero(ok)
+            sub = select_classes(table, ok)
+            sub_ok = np.ones(len(kept), dtype=bool)
+            for ev in evaluate_models(sub, self.dependent_configs):
+                sub_ok &= ev.class_ok
+            if sub_ok.all():
+                break
+            ok = ok.copy()
+            ok[kept[~sub_ok]] = False
+            suppressed = int(table.sizes[~ok].sum())
+        return ok, suppressed
+
+
+@dataclass(eq=False)
+class SearchResult:
+    """What a search found, over the lattice's node numbering."""
+
+    #: nodes known to satisfy the policy (evaluated or tagged)
+    satisfying: np.ndarray
+    #: nodes whose verdict is known (evaluated or tagged); all of them for exhaustive searches
+    resolved: np.ndarray
+    optimum: Node | None
+    optimum_outcome: NodeOutcome | None
+    #: the search's own path, for greedy searches (DataFly's steps)
+    path: list[Node] | None = None
+    exact: bool = True
+
+
+class SearchProblem:
+    """One anonymization task as the searches see it: lattice, evaluator, metric, progress."""
+
+    def __init__(
+        self,
+        encoded: EncodedTable,
+        configs: Sequence[ModelConfig],
+        limit: int,
+        metric: Metric,
+        lower: Sequence[int] | None = None,
+        progress: Progress | None = None,
+        *,
+        exhaustive: bool = True,
+    ) -> None:
+        self.encoded = encoded
+        self.configs = list(configs)
+        self.limit = int(limit)
+        self.metric = metric
+        self.lattice = Lattice(encoded.heights, lower, encoded.qi_names)
+        if exhaustive and self.lattice.size > MAX_LATTICE:
+            raise PolicyError(
+                f"the generalization lattice has {self.lattice.size:,} nodes (the product of "
+                f"each quasi-identifier's levels: {', '.join(map(str, self.lattice.shape))}), "
+                f"more than the {MAX_LATTICE:,} an exhaustive search handles; use fewer "
+                "quasi-identifiers or hierarchy levels, or the greedy 'datafly'"
+            )
+        self.evaluator = NodeEvaluator(encoded, configs, limit, self.lattice.lower)
+        self.outcomes: dict[int, NodeOutcome] = {}
+        self._progress = progress
+        self.started = time.perf_counter()
+        registry = model_registry()
+        self.monotone = all(registry[c.model].monotone for c in self.configs)
+        #: whether "satisfied within the limit" has the generalization property
+        self.pruning_sound = self.monotone and (self.limit == 0 or not self.evaluator.other_configs)
+
+    @property
+    def evaluations(self) -> int:
+        return self.evaluator.evaluations
+
+    def evaluate(self, node: Sequence[int]) -> NodeOutcome:
+        """Evaluate a node of the lattice (memoised)."""
+        i = self.lattice.index(node)
+        hit = self.outcomes.get(i)
+        if hit is None:
+            hit = self.outcomes[i] = self.evaluator.evaluate(node)
+        return hit
+
+    def progress(self, done: int, total: int | None = None) -> None:
+        """Report search progress: ``done`` of ``total`` steps (default: lattice nodes)."""
+        if self._progress is not None:
+            self._progress(int(done), int(self.lattice.size if total is None else total))
+
+    # ------------------------------------------------------------------ the optimum
+    def score(self, node: Node) -> tuple[float, NodeOutcome, np.ndarray | None]:
+        """The metric of the release a satisfying node makes."""
+        table = self.evaluator.table(node)
+        outcome, kept = self.evaluator.verdict(table)
+        i = self.lattice.index(node)
+        if i not in self.outcomes:  # ranking a tagged node evaluates it
+            self.evaluator.evaluations += 1
+            self.outcomes[i] = outcome
+        if not outcome.satisfied:  # pragma: no cover - callers pass satisfying nodes only
+            raise RuntimeError(f"node {node} does not satisfy the policy")
+        keep = None if outcome.clean else kept
+        return self.metric.score(table, keep), outcome, keep
+
+    def optimum(self, satisfying: np.ndarray) -> tuple[Node | None, NodeOutcome | None]:
+        """The best satisfying node by the metric; ties go to fewer suppressed records, then the
+        lower node, then the first in lattice order.
+
+        Without suppression every metric is monotone, so only the minimal satisfying nodes can be
+        optimal. With suppression every satisfying node is a candidate; Prec and height are
+        ranked best-first by a bound (a kept record costs ``Σ h/|DGH|``, a suppressed one more),
+        so the ranking stops as soon as no remaining node can win.
+        """
+        lat = self.lattice
+        if not satisfying.any():
+            return None, None
+        candidates = lat.minimal(satisfying) if self.limit == 0 else satisfying
+        idx = np.flatnonzero(candidates)
+        n_attr = max(lat.width, 1)
+        heights = lat.heights
+        if self.metric.name == "prec":
+            bound = np.array([-(1.0 - node_cost(lat.nodes[i], heights) / n_attr) for i in idx])
+        elif self.metric.name == "height":
+            bound = lat.node_heights[idx].astype(float)
+        else:
+            bound = np.full(len(idx), -np.inf)
+        order = np.lexsort((idx, lat.node_heights[idx], bound))
+        best_key, best = None, (None, None)
+        for i in idx[order]:
+            node = lat.node(i)
+            b = bound[np.searchsorted(idx, i)]
+            if best_key is not None and b > best_key[0] + 1e-12:
+                break
+            value, outcome, _ = self.score(node)
+            key = (round(self.metric.cost(value), 12), outcome.suppressed, lat.height(node), int(i))
+            if best_key is None or key < best_key:
+                best_key, best = key, (node, outcome)
+        return best
+
+
+class Tags:
+    """What a search knows about every node: satisfies, fails, or unknown — and the same for
+    the monotone part of the policy (the models monotone with suppression).
+
+    ``record`` applies predictive tagging (Flash / OLA style): a verdict carries to the up-set
+    or down-set of the node when the module docstring's monotonicity facts allow it.
+    """
+
+    def __init__(self, problem: SearchProblem) -> None:
+        self.problem = problem
+        size = problem.lattice.size
+        self.sat = np.zeros(size, dtype=bool)
+        self.fail = np.zeros(size, dtype=bool)
+        self.mono_ok = np.zeros(size, dtype=bool)
+        self.mono_fail = np.zeros(size, dtype=bool)
+        self.tagging = problem.monotone
+
+    @property
+    def resolved(self) -> np.ndarray:
+        return self.sat | self.fail
+
+    def known(self, i: int, predicate: str = "satisfied") -> bool:
+        if predicate == "satisfied":
+            return bool(self.sat[i] or self.fail[i])
+        return bool(self.mono_ok[i] or self.mono_fail[i])
+
+    def holds(self, i: int, predicate: str = "satisfied") -> bool:
+        return bool(self.sat[i] if predicate == "satisfied" else self.mono_ok[i])
+
+    def record(self, i: int, outcome: NodeOutcome) -> None:
+        lat, p = self.problem.lattice, self.problem
+        node = lat.nodes[i]
+        up = lat.up_mask(node) if self.tagging else None
+        down = None
+        if outcome.monotone_ok:
+            self.mono_ok[i] = True
+            if up is not None:
+                self.mono_ok |= up
+        else:
+            self.mono_fail[i] = True
+            if self.tagging:
+                down = lat.down_mask(node)
+                self.mono_fail |= down
+                self.fail |= down
+        if outcome.satisfied:
+            self.sat[i] = True
+            if up is not None and (p.pruning_sound or outcome.clean):
+                self.sat |= up
+        else:
+            self.fail[i] = True
+            if self.tagging and p.pruning_sound:
+                self.fail |= lat.down_mask(node) if down is None else down
+
+    def evaluate(self, i: int) -> NodeOutcome:
+        outcome = self.problem.evaluate(self.problem.lattice.node(i))
+        self.record(i, outcome)
+        self.problem.progress(int(self.resolved.sum()))
+        return outcome

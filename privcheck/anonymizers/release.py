@@ -1,0 +1,103 @@
+"""Materialising a release once the node is chosen, and checking it like any other table.
+
+Only here do codes become strings again: each quasi-identifier column is one gather through its
+hierarchy's level labels. Identifiers (and columns the policy does not mention, which nobody vouched
+for) are removed; suppressed records are left out or written with every quasi-identifier as ``*``;
+rows are shuffled with a seeded generator so the release order says nothing about the input order
+(Sweeney's unsorted-matching attack) unless ``keep_order`` asks otherwise (risk evaluation needs
+the original and the release aligned).
+
+The release is then checked by the ordinary checker, grouping the released strings as they stand
+(each must be a label of its hierarchy): a failing release is a bug in the search and raises
+instead of being returned.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from privcheck.checker import check_table
+from privcheck.classes import count
+from privcheck.encoding import EncodedTable, encode
+from privcheck.policy import Policy, Role
+from privcheck.report import Report
+
+SUPPRESSED = "*"
+
+
+def removed_columns(data: pd.DataFrame, policy: Policy) -> list[str]:
+    """Columns a release leaves out: identifiers and columns the policy does not list."""
+    return [
+        str(c)
+        for c in data.columns
+        if c not in policy.attributes or policy.attributes[c].role is Role.identifier
+    ]
+
+
+def materialise(
+    data: pd.DataFrame,
+    encoded: EncodedTable,
+    node: tuple[int, ...],
+    kept: np.ndarray,
+    policy: Policy,
+    *,
+    keep_order: bool = False,
+    seed: int = 0,
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The released DataFrame for ``node`` with the records in ``kept`` kept, and which of its
+    rows are suppressed records (all False unless they are written as ``*``)."""
+    drop = set(removed_columns(data, policy))
+    columns = [c for c in data.columns if c not in drop]
+    out = pd.DataFrame({c: data[c].to_numpy() for c in columns}, columns=columns)
+    for col, level in zip(encoded.quasi_identifiers, node, strict=True):
+        labels = np.asarray(col.levels.labels[level], dtype=object)
+        out[col.name] = labels[col.codes_at(level)]
+    if policy.suppressed_records == "star":
+        for col in encoded.quasi_identifiers:
+            values = out[col.name].to_numpy(dtype=object).copy()
+            values[~kept] = SUPPRESSED
+            out[col.name] = values
+        rows = np.arange(len(out))
+    else:
+        rows = np.flatnonzero(kept)
+    if not keep_order:
+        rows = np.random.default_rng(seed).permutation(rows)
+    return out.iloc[rows].reset_index(drop=True), ~kept[rows]
+
+
+def release_policy(policy: Policy, *, keep_hierarchies: bool = True) -> Policy:
+    """The policy a release is checked under: identifiers gone (a release has none). Without
+    ``keep_hierarchies`` quasi-identifiers lose theirs too and group whatever values they hold
+    (the joined values of two linked releases); sensitive attributes keep theirs
+    (hierarchical t-closeness)."""
+    attributes = {
+        name: (
+            attr.model_copy(update={"hierarchy": None})
+            if attr.role is Role.quasi_identifier and not keep_hierarchies
+            else attr
+        )
+        for name, attr in policy.attributes.items()
+        if attr.role is not Role.identifier
+    }
+    out = policy.model_copy(update={"attributes": attributes})
+    out._base_dir = policy.base_dir
+    return out
+
+
+def recheck(release: pd.DataFrame, suppressed: np.ndarray, policy: Policy) -> Report:
+    """Check the release's kept rows with the ordinary checker; raise if it fails.
+
+    Rows written as ``*`` stand for suppressed records: they release no quasi-identifier value
+    and are left out of the check, exactly as removed records would be.
+    """
+    frame = release[~suppressed].reset_index(drop=True) if suppressed.any() else release
+    rpolicy = release_policy(policy)
+    encoded = encode(frame, rpolicy, as_released=True)
+    report = check_table(count(encoded), rpolicy, source="release", details=False)
+    if not report.passed:
+        failing = ", ".join(m.model for m in report.models if not m.passed)
+        raise RuntimeError(
+            f"the release fails {failing} when checked; this is a bug in the anonymizer"
+        )
+    return report

@@ -1,0 +1,253 @@
+"""The calls a data catalog (or any host system) makes: dataset + policy → Verdict.
+
+A catalog does not want privcheck's full report; it records one result per dataset and policy,
+shows it next to the dataset and keeps its history. The ``Verdict`` is that result: small, with
+a stable JSON form (``schemas/verdict.schema.json``, ``schema_version`` bumped on any breaking
+change), naming the policy by digest so that a changed policy is visibly a different check.
+
+Catalogs that only know column tags get a policy from ``policy_from_tags``; adapters that turn a
+Verdict into a catalog's own assertion/test-result payload live in ``privcheck.catalog``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+from pydantic import BaseModel, Field
+
+from privcheck import __version__
+from privcheck.checker import check
+from privcheck.errors import PolicyError
+from privcheck.policy import Policy, Role, load_policy, parse_policy
+from privcheck.report import Report, requirement
+
+VERDICT_SCHEMA_VERSION = "1"
+
+#: catalog tag → policy role (compare case-insensitively, after stripping a DataHub tag URN prefix)
+DEFAULT_TAG_ROLES: dict[str, str] = {
+    "pii:identifier": "identifier",
+    "pii:quasi-identifier": "quasi_identifier",
+    "pii:sensitive": "sensitive",
+    "pii:insensitive": "insensitive",
+}
+
+
+class ModelVerdict(BaseModel):
+    """One privacy model's outcome: what was required, what the data achieves."""
+
+    model: str = Field(description="Model name, e.g. k-anonymity")
+    params: dict[str, Any] = Field(description="The model's parameters from the policy")
+    passed: bool
+    value: float | None = Field(description="The level the data achieves (null when unbounded)")
+    statistic: str = Field(description="What value measures: class size, distinct values, EMD …")
+    required: float | None = Field(
+        description="The bound value is compared with (k, l, c or t); null for plugin models"
+    )
+    comparison: Literal[">=", "<=", "<"] | None = Field(
+        description="value <comparison> required must hold; null for plugin models"
+    )
+    violating_classes: int = Field(ge=0)
+    violating_records: int = Field(ge=0)
+
+
+class Verdict(BaseModel):
+    """A dataset's compliance with a policy, as a catalog records it."""
+
+    schema_version: Literal["1"] = VERDICT_SCHEMA_VERSION
+    dataset: str = Field(description="Dataset name or URN, as the caller identifies it")
+    policy_digest: str = Field(
+        pattern=r"^sha256:[0-9a-f]{64}$",
+        description="sha256 of the policy's canonical JSON: equal digests, same policy",
+    )
+    policy_version: str | None = Field(None, description="The caller's own policy version label")
+    passed: bool
+    n_records: int = Field(ge=0)
+    n_classes: int = Field(ge=0)
+    quasi_identifiers: list[str]
+    models: list[ModelVerdict]
+    evaluated_at: datetime = Field(description="When the check ran (UTC)")
+    privcheck_version: str = __version__
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2)
+
+
+def policy_digest(policy: Policy) -> str:
+    """sha256 over the policy's canonical JSON (sorted keys, defaults included, no whitespace).
+
+    Hierarchies given by path are identified by the path, not the file's content.
+    """
+    canonical = json.dumps(
+        policy.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def verdict_from_report(
+    report: Report, policy: Policy, dataset: str, policy_version: str | None = None
+) -> Verdict:
+    """Condense a check report into a Verdict."""
+    models = []
+    for m in report.models:
+        req = requirement(m.model, m.params)
+        models.append(
+            ModelVerdict(
+                model=m.model,
+                params=m.params,
+                passed=m.passed,
+                value=m.value,
+                statistic=m.statistic,
+                required=None if req is None else req[0],
+                comparison=None if req is None else req[1],
+                violating_classes=m.violating_classes,
+                violating_records=m.violating_records,
+            )
+        )
+    return Verdict(
+        dataset=dataset,
+        policy_digest=policy_digest(policy),
+        policy_version=policy_version,
+        passed=report.passed,
+        n_records=report.n_records,
+        n_classes=report.n_classes,
+        quasi_identifiers=report.quasi_identifiers,
+        models=models,
+        evaluated_at=datetime.now(UTC),
+    )
+
+
+def _dataset_name(dataset: pd.DataFrame | str | Path, name: str | None) -> str:
+    if name is not None:
+        return name
+    if isinstance(dataset, pd.DataFrame):
+        return str(dataset.attrs.get("name", "dataframe"))
+    return Path(dataset).name
+
+
+def evaluate(
+    dataset: pd.DataFrame | str | Path,
+    policy: Policy | dict | str | Path,
+    *,
+    name: str | None = None,
+    policy_version: str | None = None,
+) -> Verdict:
+    """Check ``dataset`` against ``policy`` and return the catalog's Verdict.
+
+    ``name`` identifies the dataset in the Verdict (default: the file name, or the DataFrame's
+    ``attrs["name"]``); ``policy_version`` is recorded as given.
+    """
+    policy = load_policy(policy)
+    report = check(dataset, policy, details=False)
+    return verdict_from_report(report, policy, _dataset_name(dataset, name), policy_version)
+
+
+def verdict_json_schema() -> dict[str, Any]:
+    """JSON Schema of the Verdict (committed as ``schemas/verdict.schema.json``)."""
+    schema = Verdict.model_json_schema(mode="serialization")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "privcheck verdict"
+    return schema
+
+
+# --------------------------------------------------------------------------- remediation
+
+
+def remediate(
+    dataset: pd.DataFrame | str | Path,
+    policy: Policy | dict | str | Path,
+    algorithm: str = "mingen",
+    *,
+    name: str | None = None,
+    policy_version: str | None = None,
+    **options: Any,
+) -> tuple[pd.DataFrame, Verdict]:
+    """Anonymize ``dataset`` so that ``policy`` holds; return the release and its Verdict.
+
+    The Verdict comes from an independent check of the release (not from the anonymizer's own
+    bookkeeping), so what the catalog records is what the released rows satisfy.
+    """
+    from privcheck.anonymizers.api import anonymize
+    from privcheck.anonymizers.release import release_policy
+
+    policy = load_policy(policy)
+    release, _ = anonymize(dataset, policy, algorithm=algorithm, **options)
+    report = check(release, release_policy(policy), details=False)
+    name = name or _dataset_name(dataset, None)
+    return release, verdict_from_report(report, policy, name, policy_version)
+
+
+# --------------------------------------------------------------------------- tags → policy
+
+
+def _normalise_tag(tag: str) -> str:
+    tag = tag.strip()
+    tag = tag.removeprefix("urn:li:tag:")
+    return tag.casefold()
+
+
+def policy_from_tags(
+    columns: Mapping[str, Sequence[str]],
+    *,
+    models: Sequence[Mapping[str, Any]],
+    mapping: Mapping[str, str] | None = None,
+    default_hierarchies: Mapping[str, Mapping[str, Any]] | None = None,
+    untagged: Literal["insensitive", "ignore"] = "insensitive",
+    suppression_limit: float = 0.0,
+) -> Policy:
+    """A policy from a catalog's column tags: ``{"age": ["pii:quasi-identifier"], ...}``.
+
+    ``mapping`` (tag → role; default ``DEFAULT_TAG_ROLES``) is how a catalog's own tag names —
+    an OpenMetadata classification such as ``Privacy.QuasiIdentifier``, a DataHub tag URN — map to
+    roles. ``default_hierarchies`` gives a hierarchy spec per column (the policy's
+    ``hierarchy`` field); ``models`` the privacy models, as in a policy file. Columns without a
+    role tag become insensitive (or are left out with ``untagged="ignore"``); a column with two
+    role tags is an error.
+    """
+    roles = {_normalise_tag(t): r for t, r in (mapping or DEFAULT_TAG_ROLES).items()}
+    bad = sorted({r for r in roles.values() if r not in Role.__members__})
+    if bad:
+        raise PolicyError(
+            f"tag mapping names unknown role {bad[0]!r}; roles are {', '.join(Role.__members__)}"
+        )
+    hierarchies = dict(default_hierarchies or {})
+    attributes: dict[str, dict[str, Any]] = {}
+    for column, tags in columns.items():
+        if isinstance(tags, str):
+            tags = [tags]
+        found = sorted({roles[t] for t in map(_normalise_tag, tags) if t in roles})
+        if len(found) > 1:
+            raise PolicyError(
+                f"column {column!r} carries tags for several roles ({', '.join(found)}); "
+                "keep one role tag per column"
+            )
+        if not found and untagged == "ignore":
+            continue
+        entry: dict[str, Any] = {"role": found[0] if found else "insensitive"}
+        if column in hierarchies and entry["role"] in ("quasi_identifier", "sensitive"):
+            entry["hierarchy"] = dict(hierarchies[column])
+        attributes[column] = entry
+    unknown = sorted(set(hierarchies) - set(columns))
+    if unknown:
+        raise PolicyError(
+            f"default_hierarchies names column {unknown[0]!r}, which is not among the tagged "
+            "columns; fix the column name"
+        )
+    if not any(a["role"] == "quasi_identifier" for a in attributes.values()):
+        raise PolicyError(
+            "no column is tagged as a quasi-identifier (tags: "
+            + ", ".join(sorted(roles))
+            + "); tag the columns an intruder could link on"
+        )
+    return parse_policy(
+        {
+            "attributes": attributes,
+            "models": [dict(m) for m in models],
+            "suppression_limit": suppression_limit,
+        }
+    )

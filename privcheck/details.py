@@ -1,0 +1,127 @@
+"""The figures behind a report's plots, computed from the class table (never from the rows).
+
+A check already holds every class's size and sensitive counts; these summaries — the class-size
+histogram, the histogram of each model's per-class statistic, the sensitive distribution of the
+worst classes against the whole table's — cost one pass over the classes and let the HTML report
+(or any reader of the JSON) draw the picture without privcheck or the data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privcheck.classes import ClassTable
+from privcheck.models.base import Evaluation
+from privcheck.policy import SensitiveModelConfig
+from privcheck.report import ClassDistribution, SensitiveDistribution, SizeHistogram, ValueHistogram
+
+#: integer-valued statistics get one bin per value while their range is at most this wide
+_UNIT_BINS = 40
+_BINS = 20
+
+
+def size_histogram(sizes: np.ndarray) -> SizeHistogram:
+    """Exact number of classes of each size (a class table has few distinct sizes)."""
+    uniq, counts = np.unique(np.asarray(sizes, dtype=np.int64), return_counts=True)
+    return SizeHistogram(sizes=uniq.tolist(), classes=counts.tolist())
+
+
+def _cut(bound: tuple[float, str]) -> float:
+    """The bin edge at a model's bound: just above it when the bound itself passes (``<=``).
+    Compared with the data range after the nudge — a class exactly at t (EMD 0.375 for
+    t = 0.375, computed as 0.37500000000000006) would otherwise put the edge past the top."""
+    return bound[0] + (abs(bound[0]) + 1) * 1e-12 * (bound[1] == "<=")
+
+
+def value_histogram(
+    values: np.ndarray,
+    sizes: np.ndarray,
+    bound: tuple[float, str] | None = None,
+    bins: int = _BINS,
+) -> ValueHistogram:
+    """Histogram of a per-class statistic, counting classes and the records they hold.
+
+    With the model's ``bound`` (value, comparison) a bin edge falls exactly on it, so every bin
+    holds only passing or only failing classes.
+    """
+    values = np.asarray(values, dtype=float)
+    finite = np.isfinite(values)
+    v, w = values[finite], np.asarray(sizes, dtype=float)[finite]
+    if len(v) == 0:
+        edges = np.array([0.0, 1.0])
+    else:
+        lo, hi = float(v.min()), float(v.max())
+        if np.all(np.mod(v, 1) == 0) and hi - lo <= _UNIT_BINS:
+            edges = np.arange(lo - 0.5, hi + 1.5)
+        elif hi == lo:
+            edges = np.array([lo - 0.5, hi + 0.5])
+        elif bound is not None and lo < _cut(bound) < hi:
+            cut = _cut(bound)
+            left = int(np.clip(round(bins * (cut - lo) / (hi - lo)), 1, bins - 1))
+            edges = np.r_[np.linspace(lo, cut, left + 1), np.linspace(cut, hi, bins - left + 1)[1:]]
+        else:
+            edges = np.linspace(lo, hi, bins + 1)
+    classes, _ = np.histogram(v, edges)
+    records, _ = np.histogram(v, edges, weights=w)
+    return ValueHistogram(
+        edges=[round(float(e), 10) for e in edges],
+        classes=classes.astype(int).tolist(),
+        records=records.astype(np.int64).tolist(),
+        unbounded=int((~finite).sum()),
+    )
+
+
+def worst_classes(ev: Evaluation, n: int) -> np.ndarray:
+    """The ``n`` classes with the worst statistic, worst first (argpartition: no full sort)."""
+    v = ev.class_value
+    if len(v) == 0 or n <= 0:
+        return np.zeros(0, dtype=np.int64)
+    key = -v if ev.larger_is_safer else v  # larger key = worse
+    key = np.where(np.isnan(key), -np.inf, key)
+    n = min(n, len(v))
+    top = np.argpartition(-key, n - 1)[:n] if n < len(v) else np.arange(len(v))
+    return ev.worst_first(top)
+
+
+def sensitive_distribution(
+    table: ClassTable, ev: Evaluation, n_classes: int = 3, max_values: int = 30
+) -> SensitiveDistribution | None:
+    """The protected attribute's distribution overall and in the model's worst classes."""
+    if not isinstance(ev.config, SensitiveModelConfig) or ev.config.attribute is None:
+        return None
+    name = ev.config.attribute
+    s = table.sensitive.get(name)
+    if s is None:
+        return None
+    overall = s.totals()
+    labels = table.encoded.sensitive[name].levels.ground
+    rank = table.encoded.sensitive_rank.get(name, np.arange(s.n_values))
+    shown = np.flatnonzero(overall > 0)
+    other = np.zeros(0, dtype=np.int64)
+    if len(shown) > max_values:
+        by_freq = shown[np.argsort(-overall[shown], kind="stable")]
+        shown, other = by_freq[: max_values - 1], by_freq[max_values - 1 :]
+    shown = shown[np.argsort(rank[shown], kind="stable")]
+    names = [str(labels[v]) for v in shown]
+    if len(other):
+        names.append(f"other ({len(other)} values)")
+
+    def project(counts: np.ndarray) -> list[int]:
+        out = counts[shown].tolist()
+        if len(other):
+            out.append(counts[other].sum())
+        return [int(c) for c in out]
+
+    worst = worst_classes(ev, n_classes)
+    classes = [
+        ClassDistribution(
+            values=values,
+            size=int(table.sizes[c]),
+            statistic=float(ev.class_value[c]) if np.isfinite(ev.class_value[c]) else None,
+            counts=project(s.dense(int(c), int(c) + 1)[0]),
+        )
+        for c, values in zip(worst, table.class_labels(worst), strict=True)
+    ]
+    return SensitiveDistribution(
+        attribute=name, values=names, overall=project(overall), classes=classes
+    )

@@ -1,0 +1,160 @@
+"""The engine boundary: where the rows live decides where the one group-by runs.
+
+A check needs the rows only for its first step, the group-by of the quasi-identifiers and the
+sensitive attributes. A pandas DataFrame (or a file read into one) takes the in-process numpy
+path (``aggregate`` returns None). Any other frame narwhals understands — polars (eager or lazy),
+pyarrow, a DuckDB relation, a PySpark DataFrame — runs that group-by inside its own engine and
+sends back only the aggregated frame: one row per distinct (quasi-identifiers…, sensitive…)
+combination with its record count in the column ``WEIGHT``. That frame then walks the core path
+through ``encode(agg, policy, weight_column=WEIGHT)``, so every model gives the same value as on
+the rows.
+
+What an aggregated engine cannot give back is the row number of a record: violating classes in a
+report from an engine frame list no ``records``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from privcheck.errors import DataError, PolicyError
+from privcheck.policy import Policy, Role
+
+#: the record-count column of an aggregated frame (the keys are grouped under positional names,
+#: so it cannot meet a data column's name)
+WEIGHT = "__privcheck_records__"
+
+#: the most distinct (quasi-identifier…, sensitive…) combinations a check brings back to the
+#: driver; override with ``max_groups=`` or the PRIVCHECK_MAX_GROUPS environment variable
+DEFAULT_MAX_GROUPS = 5_000_000
+
+ENGINES = ("pandas", "polars", "duckdb", "spark")
+
+
+def max_groups_limit(max_groups: int | None = None) -> int:
+    """The group limit in force: the argument, else $PRIVCHECK_MAX_GROUPS, else the default.
+
+    0 means no limit.
+    """
+    if max_groups is None:
+        env = os.environ.get("PRIVCHECK_MAX_GROUPS", "").strip()
+        if not env:
+            return DEFAULT_MAX_GROUPS
+        try:
+            max_groups = int(env)
+        except ValueError:
+            raise PolicyError(
+                f"PRIVCHECK_MAX_GROUPS must be a whole number of groups; got {env!r}"
+            ) from None
+    if max_groups < 0:
+        raise PolicyError(f"max_groups must be >= 0 (0: no limit); got {max_groups}")
+    return max_groups
+
+
+def key_columns(policy: Policy) -> list[str]:
+    """The group-by keys of a check: quasi-identifiers, then sensitive attributes."""
+    return policy.quasi_identifiers + policy.sensitive_attributes
+
+
+def check_columns(names: list[str], policy: Policy) -> None:
+    """Raise the same DataError as ``encode`` when a policy column is absent from the data.
+
+    Runs on the engine's schema, before any job, so a typo costs no scan of the data.
+    """
+    present = set(names)
+    absent = [c for c in policy.attributes if c not in present]
+    if absent:
+        have = ", ".join(map(str, names[:12]))
+        raise DataError(
+            f"column {absent[0]!r} named in the policy is missing from the data "
+            f"(columns: {have}); fix the policy or the data"
+        )
+
+
+def check_missing(agg: pd.DataFrame, policy: Policy) -> None:
+    """Raise the same DataError as ``encode`` for missing values, counting records, not groups.
+
+    ``encode`` would count the aggregated rows; the policy's ``missing: error`` is about records,
+    so the weights are summed here. Missing means what it means on pandas: null, NaN or a blank
+    string. A record number cannot be named (the engine aggregated them away).
+    """
+    if policy.missing != "error" or agg.empty:
+        return
+    weights = agg[WEIGHT].to_numpy()
+    for name in key_columns(policy):
+        # the same test as encoding: NA codes, plus uniques that are blank strings
+        codes, uniques = pd.factorize(agg[name], use_na_sentinel=True)
+        blank_value = np.array(
+            [isinstance(u, str) and not u.strip() for u in np.asarray(uniques, dtype=object)],
+            dtype=bool,
+        )
+        blank = (codes < 0) | np.append(blank_value, False)[codes]
+        if blank.any():
+            n_missing = int(weights[blank].sum())
+            raise DataError(
+                f"column {name!r} has {n_missing} missing value(s); fill them, or set "
+                "'missing: own_class' in the policy to make them a class of their own"
+            )
+
+
+def check_policy(policy: Policy) -> Policy:
+    """The policy restricted to the columns an aggregated frame carries.
+
+    Identifiers and insensitive columns are validated on the engine's schema but do not enter
+    the group-by, so ``encode`` must not look for them in the aggregated frame.
+    """
+    keep = {Role.quasi_identifier, Role.sensitive}
+    attributes = {n: a for n, a in policy.attributes.items() if a.role in keep}
+    return policy.model_copy(update={"attributes": attributes})
+
+
+def sort_groups(agg: pd.DataFrame, policy: Policy) -> pd.DataFrame:
+    """Put the groups in value order so that a report does not depend on the engine's output
+    order (Spark's varies between runs): ties between violating classes list in value order."""
+    cols = key_columns(policy)
+    if not cols or len(agg) < 2:
+        return agg.reset_index(drop=True)
+    codes = []
+    for name in reversed(cols):  # lexsort: last key is primary
+        try:
+            c, _ = pd.factorize(agg[name], sort=True, use_na_sentinel=True)
+        except TypeError:  # values that do not compare (mixed types): by their text
+            c, _ = pd.factorize(agg[name].astype(str).where(agg[name].notna()), sort=True)
+        codes.append(np.where(c < 0, np.iinfo(np.int64).max, c))
+    order = np.lexsort(codes)
+    return agg.iloc[order].reset_index(drop=True)
+
+
+def is_engine_frame(data: Any) -> bool:
+    """Whether ``data`` is a frame of an engine (anything but pandas, a path or a string)."""
+    return not isinstance(data, pd.DataFrame | str | Path)
+
+
+def aggregate(frame: Any, policy: Policy, *, max_groups: int | None = None) -> pd.DataFrame | None:
+    """The aggregated frame of an engine ``frame``, or None for pandas/paths (the numpy path).
+
+    The result has one row per distinct combination of ``key_columns(policy)`` (null keys kept
+    as their own group) and the record count in ``WEIGHT``, in value order. Raises DataError
+    for an absent column, a missing value under ``missing: error``, or more than ``max_groups``
+    groups (the class table would not fit on the driver).
+    """
+    if not is_engine_frame(frame):
+        return None
+    from privcheck.engines.narwhals_engine import group_counts
+
+    agg = group_counts(frame, policy, max_groups_limit(max_groups))
+    check_missing(agg, policy)
+    return sort_groups(agg, policy)
+
+
+def engine_of(frame: Any) -> str:
+    """A short name of the engine holding ``frame`` (for report sources and messages)."""
+    if isinstance(frame, pd.DataFrame):
+        return "pandas"
+    module = type(frame).__module__.split(".")[0]
+    return {"pyspark": "spark", "_duckdb": "duckdb", "pyarrow": "pyarrow"}.get(module, module)

@@ -1,0 +1,436 @@
+"""The HTML report: one self-contained page, readable without privcheck, the data or a network.
+
+Everything is inline: CSS in a ``<style>`` element, plots as SVG drawn by matplotlib (Agg-free
+``Figure`` objects, no pyplot state), no scripts, fonts or images fetched. The page is built only
+from the Report (its ``class_sizes``, each model's ``histogram`` and ``distribution``, and the
+``sections`` other steps contribute), so a saved JSON report can be re-rendered later.
+
+Layout: verdict; a summary table (required vs achieved per model); the class-size histogram; one
+section per model (statistic histogram with the bound marked, the sensitive distribution of the
+worst classes against the table's, the worst violating classes); then contributed sections —
+anonymization node, suppression, information loss, utility, risk — each only when present.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from privcheck.report import (
+    SECTION_ORDER,
+    ModelResult,
+    Report,
+    Section,
+    SensitiveDistribution,
+    SizeHistogram,
+    ValueHistogram,
+    _fmt,
+    _params,
+    requirement,
+)
+
+OK, BAD, GREY, INK = "#1a7f37", "#c62828", "#9aa4ae", "#24292f"
+SERIES = ("#c62828", "#ef6c00", "#6a1b9a", "#1565c0", "#00838f")
+_OPS = {">=": "≥", "<=": "≤", "<": "<"}
+
+CSS = """
+:root{--ok:#1a7f37;--bad:#c62828;--ink:#24292f;--muted:#57606a;--line:#d0d7de;--bg:#f6f8fa}
+*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;
+color:var(--ink);margin:0;background:#fff;line-height:1.45}
+main{max-width:1080px;margin:0 auto;padding:24px 28px 48px}
+header.top{display:flex;align-items:center;gap:18px;border-bottom:1px solid var(--line);
+padding-bottom:14px;margin-bottom:8px}
+header.top h1{font-size:1.35rem;margin:0;font-weight:600}
+.verdict{font-size:1.1rem;font-weight:700;letter-spacing:.04em;color:#fff;padding:6px 16px;
+border-radius:6px}
+.verdict.PASSED{background:var(--ok)}.verdict.FAILED{background:var(--bad)}
+.meta{color:var(--muted);font-size:.9rem;margin:4px 0 18px}
+nav{font-size:.88rem;margin:0 0 18px;color:var(--muted)}
+nav a{color:#0969da;text-decoration:none;margin-right:14px}
+section{border:1px solid var(--line);border-radius:8px;padding:14px 18px;margin:16px 0}
+section h2{font-size:1.08rem;margin:0 0 8px;display:flex;align-items:center;gap:10px}
+.pill{font-size:.75rem;font-weight:700;padding:2px 9px;border-radius:10px;color:#fff}
+.pill.pass{background:var(--ok)}.pill.fail{background:var(--bad)}
+table{border-collapse:collapse;font-size:.88rem;margin:6px 0}
+th,td{border-bottom:1px solid var(--line);padding:5px 10px;text-align:left;vertical-align:top}
+th{background:var(--bg);font-weight:600}
+td:first-child a{white-space:nowrap}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.fail td.result{color:var(--bad);font-weight:700}
+tr.pass td.result{color:var(--ok);font-weight:700}
+.figures td:first-child{color:var(--muted)}
+.compare{display:flex;gap:28px;align-items:baseline;margin:4px 0 8px}
+.compare .big{font-size:1.5rem;font-weight:700}.compare .lbl{color:var(--muted);font-size:.82rem}
+.plots{display:flex;flex-wrap:wrap;gap:12px}
+figure{margin:6px 0}figure svg{max-width:100%;height:auto}
+figcaption{font-size:.82rem;color:var(--muted)}
+.note{color:var(--muted);font-size:.85rem}
+footer{color:var(--muted);font-size:.8rem;margin-top:28px}
+"""
+
+
+# --------------------------------------------------------------------------- plots
+
+
+def _svg(fig, salt: str) -> str:
+    """A matplotlib figure as inline SVG: text kept as text, unique ids, no external references."""
+    import matplotlib
+
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt}):
+        fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg") :]
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    svg = re.sub(r'\s+xmlns(:xlink)?="[^"]*"', "", svg)
+    # ids must be unique across the page's several SVGs
+    ids = set(re.findall(r'id="([^"]+)"', svg))
+    for old in sorted(ids, key=len, reverse=True):
+        svg = re.sub(rf'(["#(]){re.escape(old)}([")])', rf"\g<1>{salt}-{old}\g<2>", svg)
+    return svg
+
+
+def _figure(width: float, height: float):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=100)
+    fig.set_facecolor("white")
+    return fig
+
+
+def _wide(values: np.ndarray) -> bool:
+    """Whether bar heights span so many orders of magnitude that a log axis reads better."""
+    positive = np.asarray(values)[np.asarray(values) > 0]
+    return len(positive) > 1 and positive.max() > 50 * positive.min()
+
+
+def _style(ax) -> None:
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.tick_params(labelsize=8, colors=INK)
+    ax.grid(axis="y", color="#eaeef2", linewidth=0.8)
+    ax.set_axisbelow(True)
+
+
+_SIZE_BUCKETS = [1, 2, 3, 4, 5, 6, 10, 20, 50, 100, 500, 1000, 10_000, 100_000]
+
+
+def size_buckets(hist: SizeHistogram) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Class sizes grouped into readable buckets: labels, classes, records, bucket lower bounds."""
+    sizes = np.asarray(hist.sizes, dtype=np.int64)
+    counts = np.asarray(hist.classes, dtype=np.int64)
+    top = int(sizes.max()) if len(sizes) else 1
+    lows = [b for b in _SIZE_BUCKETS if b <= top]
+    highs = [*lows[1:], top + 1]
+    labels = [
+        f"{lo}" if hi - lo == 1 else f"{lo}–{hi - 1}" for lo, hi in zip(lows, highs, strict=True)
+    ]
+    which = np.searchsorted(np.asarray(lows), sizes, side="right") - 1
+    classes = np.bincount(which, weights=counts, minlength=len(lows)).astype(np.int64)
+    records = np.bincount(which, weights=counts * sizes, minlength=len(lows)).astype(np.int64)
+    return labels, classes, records, np.asarray(lows)
+
+
+def class_size_plot(hist: SizeHistogram, k: float | None, salt: str) -> str:
+    labels, classes, records, lows = size_buckets(hist)
+    fig = _figure(9.4, 2.9)
+    x = np.arange(len(labels))
+    for i, (values, title) in enumerate(((classes, "classes"), (records, "records in them"))):
+        ax = fig.add_subplot(1, 2, i + 1)
+        colors = [BAD if k is not None and lo < k else GREY for lo in lows]
+        ax.bar(x, values, color=colors, width=0.8)
+        ax.set_xticks(x, labels, rotation=45, ha="right")
+        ax.set_xlabel("class size", fontsize=9)
+        ax.set_title(f"number of {title}", fontsize=10, loc="left")
+        if _wide(values):
+            ax.set_yscale("log")
+        _style(ax)
+    fig.tight_layout()
+    return _svg(fig, salt)
+
+
+def statistic_plot(m: ModelResult, hist: ValueHistogram, salt: str) -> str:
+    req = requirement(m.model, m.params)
+    edges = np.asarray(hist.edges)
+    mids, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
+    counts = np.asarray(hist.classes)
+    colors = [GREY] * len(mids)
+    if req is not None:
+        bound, op = req
+        ok = {">=": mids >= bound, "<=": mids <= bound, "<": mids < bound}[op]
+        colors = [GREY if good else BAD for good in ok]
+    fig = _figure(4.8, 2.7)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.bar(mids, counts, width=widths * 0.92, color=colors)
+    if req is not None:
+        unit = np.allclose(widths, 1) and np.allclose(mids, np.round(mids))
+        at = req[0] + (0.5 if req[1] == "<=" else -0.5) * unit
+        ax.axvline(at, color=INK, linestyle="--", linewidth=1.2)
+        ax.set_title(
+            f"required {_OPS[req[1]]} {_fmt(req[0])} (dashed line)",
+            fontsize=9,
+            loc="right",
+            color=INK,
+        )
+    ax.set_xlabel(m.statistic + " per class", fontsize=9)
+    ax.set_ylabel("classes", fontsize=9)
+    if _wide(counts):
+        ax.set_yscale("log")
+    if np.allclose(widths, 1) and np.allclose(mids, np.round(mids)):
+        ax.set_xticks(mids if len(mids) <= 15 else mids[:: int(np.ceil(len(mids) / 15))])
+    _style(ax)
+    fig.tight_layout()
+    return _svg(fig, salt)
+
+
+def distribution_plot(d: SensitiveDistribution, statistic: str, salt: str) -> str:
+    overall = np.asarray(d.overall, dtype=float)
+    total = overall.sum() or 1.0
+    n = len(d.values)
+    fig = _figure(min(9.4, 3.2 + 0.45 * n * (1 + len(d.classes)) / 2), 3.0)
+    ax = fig.add_subplot(1, 1, 1)
+    x = np.arange(n)
+    series = [("whole table", overall / total, GREY)]
+    for i, c in enumerate(d.classes):
+        counts = np.asarray(c.counts, dtype=float)
+        stat = "" if c.statistic is None else f", {statistic} {_fmt(c.statistic)}"
+        noun = "record" if c.size == 1 else "records"
+        series.append(
+            (
+                f"class {i + 1} ({c.size} {noun}{stat})",
+                counts / max(c.size, 1),
+                SERIES[i % len(SERIES)],
+            )
+        )
+    if n <= 14:
+        width = 0.8 / len(series)
+        for j, (label, share, color) in enumerate(series):
+            ax.bar(x + (j - (len(series) - 1) / 2) * width, share, width, label=label, color=color)
+    else:
+        for label, share, color in series:
+            ax.step(x, share, where="mid", label=label, color=color, linewidth=1.4)
+    ax.set_xticks(x, d.values, rotation=45 if n > 4 else 0, ha="right" if n > 4 else "center")
+    ax.set_ylabel("share of records", fontsize=9)
+    ax.set_xlabel(d.attribute, fontsize=9)
+    ax.legend(fontsize=7.5, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    _style(ax)
+    fig.tight_layout()
+    return _svg(fig, salt)
+
+
+def section_plot(section: Section, salt: str) -> str:
+    p = section.plot
+    assert p is not None
+    fig = _figure(7.5, 2.9)
+    ax = fig.add_subplot(1, 1, 1)
+    x = np.arange(len(p.x))
+    n = max(len(p.series), 1)
+    for j, (name, values) in enumerate(p.series.items()):
+        y = np.array([np.nan if v is None else v for v in values], dtype=float)
+        color = SERIES[(j + 3) % len(SERIES)]
+        if p.kind == "bar":
+            w = 0.8 / n
+            ax.bar(x + (j - (n - 1) / 2) * w, y, w, label=name, color=color)
+        elif p.kind == "step":
+            ax.step(x, y, where="mid", label=name, color=color)
+        else:
+            ax.plot(x, y, marker="o", markersize=3, label=name, color=color)
+    ax.set_xticks(
+        x,
+        [str(v) for v in p.x],
+        rotation=45 if len(p.x) > 6 else 0,
+        ha="right" if len(p.x) > 6 else "center",
+    )
+    ax.set_xlabel(p.xlabel, fontsize=9)
+    ax.set_ylabel(p.ylabel, fontsize=9)
+    if p.log_y:
+        ax.set_yscale("log")
+    if len(p.series) > 1:
+        ax.legend(fontsize=8, frameon=False)
+    _style(ax)
+    fig.tight_layout()
+    return _svg(fig, salt)
+
+
+# --------------------------------------------------------------------------- html pieces
+
+e = html.escape
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, float):
+        return f"<td class='num'>{e(_fmt(v))}</td>"
+    if isinstance(v, int):
+        return f"<td class='num'>{v:,}</td>"
+    return f"<td>{e('' if v is None else str(v))}</td>"
+
+
+def _required(m: ModelResult) -> str:
+    req = requirement(m.model, m.params)
+    return "—" if req is None else f"{_OPS[req[1]]} {_fmt(req[0])}"
+
+
+def _summary_table(report: Report) -> str:
+    rows = "".join(
+        f"<tr class='{'pass' if m.passed else 'fail'}'><td><a href='#model-{i}'>{e(m.model)}</a>"
+        f"</td><td>{e(_params(m.params))}</td><td class='num'>{e(_required(m))}</td>"
+        f"<td class='num'>{e(_fmt(m.value))}</td><td>{e(m.statistic)}</td>"
+        f"<td class='result'>{'pass' if m.passed else 'FAIL'}</td>"
+        f"<td class='num'>{m.violating_classes:,}</td>"
+        f"<td class='num'>{m.violating_records:,}</td></tr>"
+        for i, m in enumerate(report.models, 1)
+    )
+    return (
+        "<section id='summary'><h2>Models</h2><table><tr><th>model</th><th>parameters</th>"
+        "<th class='num'>required</th><th class='num'>achieved</th><th>statistic</th>"
+        "<th>result</th><th class='num'>violating classes</th><th class='num'>violating records"
+        f"</th></tr>{rows}</table></section>"
+    )
+
+
+def _figures_table(figures: dict[str, Any]) -> str:
+    rows = "".join(f"<tr><td>{e(str(k))}</td>{_cell(v)}</tr>" for k, v in figures.items())
+    return f"<table class='figures'>{rows}</table>"
+
+
+def _classes_section(report: Report) -> str:
+    hist = report.class_sizes
+    if hist is None or not hist.sizes:
+        return ""
+    sizes, counts = np.asarray(hist.sizes), np.asarray(hist.classes)
+    ks = [requirement(m.model, m.params) for m in report.models if m.model == "k-anonymity"]
+    k = max((r[0] for r in ks if r), default=None)
+    order = np.repeat(sizes, counts)
+    figures = {
+        "equivalence classes": int(counts.sum()),
+        "records": int((sizes * counts).sum()),
+        "smallest class": int(sizes.min()),
+        "median class size": float(np.median(order)),
+        "largest class": int(sizes.max()),
+        "unique records (classes of size 1)": int(counts[sizes == 1].sum()),
+    }
+    if k is not None:
+        figures[f"records in classes smaller than k={_fmt(k)}"] = int(
+            (sizes * counts)[sizes < k].sum()
+        )
+    caption = "Classes per size" + (f"; red: smaller than k = {_fmt(k)}" if k is not None else "")
+    return (
+        "<section id='classes'><h2>Equivalence classes</h2>"
+        f"{_figures_table(figures)}<figure class='plot' id='plot-class-sizes'>"
+        f"{class_size_plot(hist, k, 'pc-sizes')}<figcaption>{e(caption)}</figcaption></figure>"
+        "</section>"
+    )
+
+
+def _violators_table(m: ModelResult, limit: int = 10) -> str:
+    if not m.violators:
+        return ""
+    rows = "".join(
+        f"<tr><td>{e(_params(v.values))}</td><td class='num'>{v.size:,}</td>"
+        f"<td class='num'>{e(_fmt(v.statistic))}</td>"
+        f"<td>{e(', '.join(map(str, v.records[:12])))}{' …' if v.size > 12 else ''}</td></tr>"
+        for v in m.violators[:limit]
+    )
+    more = m.violating_classes - min(limit, len(m.violators))
+    tail = f"<p class='note'>… and {more:,} more violating classes.</p>" if more > 0 else ""
+    return (
+        f"<h3>Worst violating classes</h3><table class='violators'><tr><th>quasi-identifiers</th>"
+        f"<th class='num'>size</th><th class='num'>{e(m.statistic)}</th>"
+        f"<th>records (row numbers)</th></tr>{rows}</table>{tail}"
+    )
+
+
+def _model_section(i: int, m: ModelResult) -> str:
+    status = "pass" if m.passed else "fail"
+    plots = []
+    if m.histogram is not None and m.model != "k-anonymity":
+        plots.append(
+            f"<figure class='plot'>{statistic_plot(m, m.histogram, f'pc-m{i}-h')}"
+            f"<figcaption>{e(m.statistic)} per class; red: classes that break the model"
+            "</figcaption></figure>"
+        )
+    elif m.model == "k-anonymity":
+        plots.append(
+            "<p class='note'>Class sizes: see <a href='#classes'>Equivalence classes</a>.</p>"
+        )
+    if m.distribution is not None and m.distribution.classes:
+        plots.append(
+            f"<figure class='plot distribution'>"
+            f"{distribution_plot(m.distribution, m.statistic, f'pc-m{i}-d')}"
+            f"<figcaption>{e(m.distribution.attribute)}: the whole table against the "
+            f"{len(m.distribution.classes)} worst classes by {e(m.statistic)}</figcaption></figure>"
+        )
+    return (
+        f"<section class='model {status}' id='model-{i}'><h2>{e(m.model)} "
+        f"<span class='pill {status}'>{'PASS' if m.passed else 'FAIL'}</span></h2>"
+        f"<p class='note'>{e(_params(m.params))}</p><div class='compare'>"
+        f"<div><div class='lbl'>required</div><div class='big'>{e(_required(m))}</div></div>"
+        f"<div><div class='lbl'>achieved ({e(m.statistic)})</div><div class='big'>"
+        f"{e(_fmt(m.value))}</div></div><div><div class='lbl'>violating classes / records</div>"
+        f"<div class='big'>{m.violating_classes:,} / {m.violating_records:,}</div></div></div>"
+        f"<div class='plots'>{''.join(plots)}</div>{_violators_table(m)}</section>"
+    )
+
+
+def _contributed_section(s: Section, n: int) -> str:
+    parts = [f"<section class='extra' id='section-{e(s.id)}'><h2>{e(s.title)}</h2>"]
+    if s.summary:
+        parts.append(f"<p>{e(s.summary)}</p>")
+    if s.figures:
+        parts.append(_figures_table(s.figures))
+    if s.table is not None:
+        head = "".join(f"<th>{e(c)}</th>" for c in s.table.columns)
+        rows = "".join("<tr>" + "".join(_cell(v) for v in r) + "</tr>" for r in s.table.rows)
+        parts.append(f"<table><tr>{head}</tr>{rows}</table>")
+    if s.plot is not None:
+        parts.append(f"<figure class='plot'>{section_plot(s, f'pc-s{n}')}</figure>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def ordered_sections(sections: list[Section]) -> list[Section]:
+    """Well-known sections in ``SECTION_ORDER``, then the others in report order."""
+    rank = {sid: i for i, sid in enumerate(SECTION_ORDER)}
+    return sorted(sections, key=lambda s: rank.get(s.id, len(rank)))
+
+
+def render_html(report: Report) -> str:
+    """The report as one self-contained HTML page (see the module docstring for the layout)."""
+    verdict = "PASSED" if report.passed else "FAILED"
+    title = f"privcheck report — {report.source}" if report.source else "privcheck report"
+    sections = ordered_sections(list(getattr(report, "sections", []) or []))
+    toc = ["<a href='#summary'>models</a>"]
+    if report.class_sizes is not None:
+        toc.append("<a href='#classes'>equivalence classes</a>")
+    toc += [f"<a href='#model-{i}'>{e(m.model)}</a>" for i, m in enumerate(report.models, 1)]
+    toc += [f"<a href='#section-{e(s.id)}'>{e(s.title)}</a>" for s in sections]
+    qis = ", ".join(report.quasi_identifiers) or "no quasi-identifiers"
+    elapsed = f" in {report.elapsed_seconds:.2f} s" if report.elapsed_seconds is not None else ""
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    body = [
+        f"<header class='top'><div class='verdict {verdict}' id='verdict'>{verdict}</div>"
+        f"<h1>{e(title)}</h1></header>",
+        f"<p class='meta'>{report.n_records:,} records in {report.n_classes:,} equivalence "
+        f"classes over {e(qis)}. {sum(m.passed for m in report.models)} of "
+        f"{len(report.models)} models hold.</p>",
+        f"<nav>{''.join(toc)}</nav>",
+        _summary_table(report),
+        _classes_section(report),
+        *(_model_section(i, m) for i, m in enumerate(report.models, 1)),
+        *(_contributed_section(s, n) for n, s in enumerate(sections)),
+        f"<footer>privcheck {e(report.privcheck_version)} · {e(report.kind)}{e(elapsed)} · "
+        f"rendered {stamp}</footer>",
+    ]
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{e(title)}</title><style>{CSS}</style></head><body><main>"
+        + "\n".join(b for b in body if b)
+        + "</main></body></html>\n"
+    )

@@ -1,0 +1,198 @@
+"""The full-domain generalization lattice: one level per quasi-identifier.
+
+A node ``(l_1, …, l_q)`` generalizes quasi-identifier ``j`` to level ``l_j`` of its hierarchy.
+Node ``a`` is a generalization of ``b`` (``a ≥ b``) when every level of ``a`` is at least the one
+of ``b``; a node's successors raise one level by one, its predecessors lower one level by one.
+
+Every search (MinGen, DataFly, Incognito) walks this lattice, so the lattice is numbered: a node's
+index is its mixed-radix number (levels relative to ``lower``), which turns the sets the searches
+keep — evaluated, satisfying, tagged — into boolean arrays, and the up-set / down-set of a node
+into one vectorised comparison. ``lower`` lets a search start above the bottom (a release that
+must coarsen a previous one, see ``--previous``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import cached_property
+
+import numpy as np
+
+Node = tuple[int, ...]
+
+
+class Lattice:
+    """Nodes between ``lower`` (default: all zeros) and ``heights`` (the top), inclusive."""
+
+    def __init__(
+        self,
+        heights: Sequence[int],
+        lower: Sequence[int] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.heights: Node = tuple(int(h) for h in heights)
+        self.lower: Node = (
+            tuple(0 for _ in self.heights) if lower is None else tuple(int(v) for v in lower)
+        )
+        if len(self.lower) != len(self.heights):
+            raise ValueError(f"lower bound {self.lower} does not match heights {self.heights}")
+        for lo, h in zip(self.lower, self.heights, strict=True):
+            if not 0 <= lo <= h:
+                raise ValueError(f"lower bound {self.lower} is outside the lattice {self.heights}")
+        self.names = list(names) if names is not None else [f"q{j}" for j in range(self.width)]
+        #: levels per quasi-identifier inside the lattice
+        self.shape: Node = tuple(h - lo + 1 for h, lo in zip(self.heights, self.lower, strict=True))
+        strides = np.ones(self.width, dtype=np.int64)
+        for j in range(self.width - 2, -1, -1):
+            strides[j] = strides[j + 1] * self.shape[j + 1]
+        self.strides = strides
+        self.size = int(np.prod(self.shape, dtype=np.int64)) if self.width else 1
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def width(self) -> int:
+        """Number of quasi-identifiers."""
+        return len(self.heights)
+
+    @property
+    def bottom(self) -> Node:
+        return self.lower
+
+    @property
+    def top(self) -> Node:
+        return self.heights
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __contains__(self, node: object) -> bool:
+        if not isinstance(node, tuple | list) or len(node) != self.width:
+            return False
+        return all(lo <= v <= h for v, lo, h in zip(node, self.lower, self.heights, strict=True))
+
+    def index(self, node: Sequence[int]) -> int:
+        """Position of ``node`` in the numbering."""
+        if tuple(node) not in self:
+            raise ValueError(f"node {tuple(node)} is outside the lattice {self.lower}..{self.top}")
+        rel = np.asarray(node, dtype=np.int64) - np.asarray(self.lower, dtype=np.int64)
+        return int(rel @ self.strides)
+
+    def node(self, index: int) -> Node:
+        """The node numbered ``index``."""
+        return tuple(int(v) for v in self.nodes[int(index)])
+
+    @cached_property
+    def nodes(self) -> np.ndarray:
+        """Every node as a row of absolute levels, in index order (``size × width``)."""
+        if self.width == 0:
+            return np.zeros((1, 0), dtype=np.int64)
+        grids = np.indices(self.shape, dtype=np.int64).reshape(self.width, -1).T
+        return grids + np.asarray(self.lower, dtype=np.int64)
+
+    @cached_property
+    def node_heights(self) -> np.ndarray:
+        """Height (sum of levels) of every node."""
+        return self.nodes.sum(axis=1)
+
+    def height(self, node: Sequence[int]) -> int:
+        """A node's height: the sum of its levels (ARX's "height")."""
+        return int(sum(node))
+
+    @property
+    def max_height(self) -> int:
+        return int(sum(self.heights))
+
+    @cached_property
+    def layers(self) -> list[np.ndarray]:
+        """Node indices grouped by height, from the bottom's height to the top's."""
+        h = self.node_heights - sum(self.lower)
+        order = np.argsort(h, kind="stable")
+        bounds = np.searchsorted(h[order], np.arange(int(h.max(initial=0)) + 2))
+        return [order[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1)]
+
+    def __iter__(self) -> Iterator[Node]:
+        """Nodes bottom-up (by height, then index)."""
+        for layer in self.layers:
+            for i in layer:
+                yield self.node(i)
+
+    # ------------------------------------------------------------------ neighbours
+    def successors(self, node: Sequence[int]) -> list[Node]:
+        """Nodes one level coarser in exactly one quasi-identifier."""
+        out = []
+        for j, (v, h) in enumerate(zip(node, self.heights, strict=True)):
+            if v < h:
+                out.append((*node[:j], v + 1, *node[j + 1 :]))
+        return out
+
+    def predecessors(self, node: Sequence[int]) -> list[Node]:
+        """Nodes one level finer in exactly one quasi-identifier (inside the lattice)."""
+        out = []
+        for j, (v, lo) in enumerate(zip(node, self.lower, strict=True)):
+            if v > lo:
+                out.append((*node[:j], v - 1, *node[j + 1 :]))
+        return out
+
+    def successor_index(self, indices: np.ndarray, j: int) -> np.ndarray:
+        """Index of each node's successor in quasi-identifier ``j`` (−1 at the top level)."""
+        can = self.nodes[indices, j] < self.heights[j]
+        return np.where(can, indices + self.strides[j], -1)
+
+    def predecessor_index(self, indices: np.ndarray, j: int) -> np.ndarray:
+        """Index of each node's predecessor in quasi-identifier ``j`` (−1 at the lower bound)."""
+        can = self.nodes[indices, j] > self.lower[j]
+        return np.where(can, indices - self.strides[j], -1)
+
+    # ------------------------------------------------------------------ sets of nodes
+    def up_mask(self, node: Sequence[int]) -> np.ndarray:
+        """Nodes that generalize ``node`` (itself included)."""
+        return (self.nodes >= np.asarray(node, dtype=np.int64)).all(axis=1)
+
+    def down_mask(self, node: Sequence[int]) -> np.ndarray:
+        """Nodes that ``node`` generalizes (itself included)."""
+        return (self.nodes <= np.asarray(node, dtype=np.int64)).all(axis=1)
+
+    def upward_closure(self, mask: np.ndarray) -> np.ndarray:
+        """``mask`` plus every generalization of a node in it (one pass per height layer)."""
+        out = np.asarray(mask, dtype=bool).copy()
+        for layer in self.layers[1:]:
+            for j in range(self.width):
+                pred = self.predecessor_index(layer, j)
+                has = pred >= 0
+                out[layer[has]] |= out[pred[has]]
+        return out
+
+    def downward_closure(self, mask: np.ndarray) -> np.ndarray:
+        """``mask`` plus every specialization of a node in it."""
+        out = np.asarray(mask, dtype=bool).copy()
+        for layer in reversed(self.layers[:-1]):
+            for j in range(self.width):
+                succ = self.successor_index(layer, j)
+                has = succ >= 0
+                out[layer[has]] |= out[succ[has]]
+        return out
+
+    def minimal(self, mask: np.ndarray) -> np.ndarray:
+        """Nodes of ``mask`` that generalize no other node of ``mask`` (its minimal elements)."""
+        mask = np.asarray(mask, dtype=bool)
+        strictly_above = np.zeros(self.size, dtype=bool)
+        closure = mask.copy()
+        for layer in self.layers[1:]:
+            for j in range(self.width):
+                pred = self.predecessor_index(layer, j)
+                has = pred >= 0
+                strictly_above[layer[has]] |= closure[pred[has]]
+            closure[layer] |= strictly_above[layer]
+        return mask & ~strictly_above
+
+    def generalizes(self, a: Sequence[int], b: Sequence[int]) -> bool:
+        """Whether ``a`` is a generalization of (or equal to) ``b``."""
+        return all(x >= y for x, y in zip(a, b, strict=True))
+
+    def restricted(self, lower: Sequence[int]) -> Lattice:
+        """The sub-lattice of the nodes that generalize ``lower``."""
+        return Lattice(self.heights, lower, self.names)
+
+    def describe(self, node: Sequence[int]) -> dict[str, int]:
+        """A node as ``{quasi-identifier: level}``."""
+        return {n: int(v) for n, v in zip(self.names, node, strict=True)}

@@ -1,0 +1,148 @@
+"""Numeric input handling shared by the masking methods.
+
+Every method takes either a pandas DataFrame (with the columns to mask named) or a 2-D numpy
+array, and gives back the same kind of object with only the masked columns replaced. All input
+checks live here so that every method rejects the same bad input with the same message: a
+non-numeric column and a missing value are `DataError`s, never silently coerced or dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from privcheck.errors import DataError, PolicyError
+
+Data = pd.DataFrame | np.ndarray
+
+
+@dataclass
+class NumericTable:
+    """The numeric columns to mask, as one float64 matrix, plus how to put them back.
+
+    ``values`` is a fresh C-contiguous float64 copy (n × p), so algorithms may use it freely.
+    """
+
+    source: Data
+    columns: list[Hashable]
+    values: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return self.values.shape[0]
+
+    def column_index(self, column: Hashable) -> int:
+        """Position of ``column`` among the masked columns (PolicyError if absent)."""
+        for i, c in enumerate(self.columns):
+            if c == column:
+                return i
+        raise PolicyError(
+            f"attribute {column!r} is not among the masked columns {self.columns}; "
+            "name only columns that are being masked"
+        )
+
+    def rebuild(self, masked: np.ndarray) -> Data:
+        """The source with the masked columns replaced by ``masked`` (n × p), other columns kept."""
+        if isinstance(self.source, pd.DataFrame):
+            out = self.source.copy()
+            for j, c in enumerate(self.columns):
+                out[c] = masked[:, j]
+            return out
+        src = np.asarray(self.source)
+        if src.ndim == 1:
+            return masked[:, 0].copy()
+        out = src.astype(np.result_type(src.dtype, masked.dtype), copy=True)
+        out[:, self.columns] = masked
+        return out
+
+
+def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> NumericTable:
+    """Validate ``data`` and extract the columns to mask as a float64 matrix.
+
+    ``columns`` defaults to every column. Raises DataError on a non-numeric column, a missing or
+    infinite value, or an empty table, naming the column and rows so the user can fix the input.
+    """
+    if isinstance(data, pd.DataFrame):
+        cols = list(data.columns) if columns is None else list(columns)
+        if not cols:
+            raise PolicyError("no columns to mask; pass at least one numeric column")
+        missing = [c for c in cols if c not in data.columns]
+        if missing:
+            raise PolicyError(
+                f"column(s) {missing} not in the data; available: {list(data.columns)}"
+            )
+        if len(set(cols)) != len(cols):
+            raise PolicyError(f"columns {cols} name a column twice; list each column once")
+        mats = []
+        for c in cols:
+            s = data[c]
+            if not pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
+                raise DataError(
+                    f"column {c!r} is not numeric (dtype {s.dtype}); masking needs numbers: "
+                    "convert it or leave it out of the masked columns"
+                )
+            mats.append(s.to_numpy(dtype=np.float64, na_value=np.nan))
+        values = np.ascontiguousarray(np.column_stack(mats)) if mats else np.empty((0, 0))
+    elif isinstance(data, np.ndarray):
+        arr = data
+        if arr.ndim == 1:
+            arr = arr[:, None]
+        if arr.ndim != 2:
+            raise DataError(f"expected a 1-D or 2-D array; got {data.ndim} dimensions")
+        if arr.dtype.kind not in "iuf":
+            raise DataError(
+                f"array dtype {arr.dtype} is not numeric; masking needs integers or floats"
+            )
+        if columns is None:
+            cols = list(range(arr.shape[1]))
+        else:
+            cols = [int(c) for c in columns]
+            bad = [c for c in cols if not 0 <= c < arr.shape[1]]
+            if bad:
+                raise PolicyError(
+                    f"column index(es) {bad} out of range for an array with {arr.shape[1]} columns"
+                )
+            if len(set(cols)) != len(cols):
+                raise PolicyError(f"columns {cols} name a column twice; list each column once")
+        values = np.array(arr[:, cols], dtype=np.float64, order="C")
+    else:
+        raise DataError(f"expected a pandas DataFrame or a numpy array; got {type(data).__name__}")
+    if values.shape[0] == 0:
+        raise DataError("the data has no records; nothing to mask")
+    bad_mask = ~np.isfinite(values)
+    if bad_mask.any():
+        j = int(np.flatnonzero(bad_mask.any(axis=0))[0])
+        rows = np.flatnonzero(bad_mask[:, j])
+        shown = ", ".join(str(r) for r in rows[:5]) + (", …" if len(rows) > 5 else "")
+        raise DataError(
+            f"column {cols[j]!r} has {len(rows)} missing or infinite value(s) (rows {shown}); "
+            "impute or drop them before masking"
+        )
+    return NumericTable(source=data, columns=cols, values=values)
+
+
+def check_k(k: object, n: int, *, name: str = "k") -> int:
+    """k must be an integer with 2 ≤ k ≤ n: a group needs two records and fits in the file."""
+    if isinstance(k, bool) or not isinstance(k, int | np.integer):
+        raise PolicyError(f"{name} must be an integer; got {k!r}")
+    if not 2 <= int(k) <= n:
+        raise PolicyError(
+            f"{name} must be between 2 and the number of records ({n}); got {name}={k}"
+        )
+    return int(k)
+
+
+def standardize(values: np.ndarray) -> np.ndarray:
+    """z-scores with the population standard deviation (ddof = 0).
+
+    A constant column gets scale 1 (all zeros) instead of a division by zero: it carries no
+    distance information either way. The choice of ddof scales every column alike, so it changes
+    neither distances' order nor SSE/SST.
+    """
+    mean = values.mean(axis=0)
+    sd = values.std(axis=0)
+    sd = np.where(sd > 0, sd, 1.0)
+    return np.ascontiguousarray((values - mean) / sd)

@@ -1,0 +1,126 @@
+"""Brute-force oracles for the generalization searches: every lattice node, decided on its own.
+
+``verdict_from_rows`` decides one node from the records alone (``count`` at the node, no rollup,
+no search state), including the suppression semantics: suppress the records of violating classes,
+re-check the *kept records* from scratch (so table-dependent models see the kept distribution),
+repeat until nothing changes; satisfied when at most ``limit`` records went and some remain.
+``all_verdicts`` does it for every node of the lattice, optionally taking each node's class table
+from a fixed spanning tree of rollups instead of the rows (fast enough for Adult's lattices).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from privcheck.classes import ClassTable, count, rollup
+from privcheck.encoding import EncodedTable
+from privcheck.lattice import Lattice
+from privcheck.metrics.generalization import precision
+from privcheck.models.base import evaluate_models
+
+
+def restrict_rows(encoded: EncodedTable, rows: np.ndarray) -> EncodedTable:
+    """The encoded table with only ``rows`` (a boolean mask) — a fresh table of those records."""
+    qis = [replace(c, codes=c.codes[rows]) for c in encoded.quasi_identifiers]
+    sens = {n: replace(c, codes=c.codes[rows]) for n, c in encoded.sensitive.items()}
+    return replace(encoded, n_records=int(rows.sum()), quasi_identifiers=qis, sensitive=sens)
+
+
+def class_ok(table: ClassTable, configs) -> np.ndarray:
+    ok = np.ones(table.n_classes, dtype=bool)
+    for ev in evaluate_models(table, configs):
+        ok &= ev.class_ok
+    return ok
+
+
+def verdict(
+    encoded: EncodedTable, table: ClassTable, configs, limit: int
+) -> tuple[bool, int, np.ndarray]:
+    """(satisfied, suppressed records, kept-class mask) of a node's class table.
+
+    When suppressing changes what table-dependent models see, the kept records are counted again
+    from the rows (the table must then track records) until no kept class violates anything.
+    """
+    ok = class_ok(table, configs)
+    suppressed = int(table.sizes[~ok].sum())
+    if suppressed == 0:
+        return True, 0, ok
+    if suppressed > limit or not ok.any():
+        return False, suppressed, ok
+    if not any(c.model == "t-closeness" for c in configs):
+        return True, suppressed, ok  # the other models decide each class on its own
+    kept = ok[table.record_class]
+    while True:
+        sub = restrict_rows(encoded, kept)
+        sub_table = count(sub, table.node, track_records=True)
+        sub_ok = class_ok(sub_table, configs)[sub_table.record_class]
+        if sub_ok.all():
+            break
+        idx = np.flatnonzero(kept)
+        kept = kept.copy()
+        kept[idx[~sub_ok]] = False
+        suppressed = int(encoded.n_records - kept.sum())
+        if suppressed > limit or not kept.any():
+            return False, suppressed, ok
+    ok = np.bincount(table.record_class, weights=kept, minlength=table.n_classes) > 0
+    return True, suppressed, ok
+
+
+def verdict_from_rows(encoded: EncodedTable, node, configs, limit: int):
+    return verdict(encoded, count(encoded, tuple(node), track_records=True), configs, limit)
+
+
+def all_verdicts(
+    encoded: EncodedTable, configs, limit: int, *, from_rows: bool = True
+) -> tuple[Lattice, np.ndarray, np.ndarray]:
+    """Satisfied flag and suppressed count of every node of the full lattice.
+
+    ``from_rows``: each node counted from the records. Otherwise each node's table is rolled up
+    from its parent in a fixed spanning tree (the node with its last raised level lowered), a
+    depth-first walk that shares nothing with the searches' caches, tagging or pruning.
+    """
+    lat = Lattice(encoded.heights)
+    sat = np.zeros(lat.size, dtype=bool)
+    supp = np.zeros(lat.size, dtype=np.int64)
+
+    def decide(table: ClassTable) -> None:
+        ok, s, _ = verdict(encoded, table, configs, limit)
+        i = lat.index(table.node)
+        sat[i], supp[i] = ok, s
+
+    if from_rows:
+        for node in lat:
+            decide(count(encoded, node, track_records=True))
+        return lat, sat, supp
+
+    # the fixed point of suppression goes back to the rows
+    track = limit > 0 and any(c.model == "t-closeness" for c in configs)
+
+    def visit(table: ClassTable, first: int) -> None:
+        decide(table)
+        for j in range(first, lat.width):
+            if table.node[j] < lat.heights[j]:
+                child = (*table.node[:j], table.node[j] + 1, *table.node[j + 1 :])
+                visit(rollup(table, child), j)
+
+    visit(count(encoded, lat.bottom, track_records=track), 0)
+    return lat, sat, supp
+
+
+def best_by_prec(lat: Lattice, sat: np.ndarray, supp: np.ndarray, n: int) -> float | None:
+    """The highest Prec over the satisfying nodes."""
+    if not sat.any():
+        return None
+    return max(precision(lat.node(i), lat.heights, n, int(supp[i])) for i in np.flatnonzero(sat))
+
+
+def minimal_brute(lat: Lattice, sat: np.ndarray) -> set[tuple]:
+    """Satisfying nodes with no other satisfying node below them (pairwise comparison)."""
+    nodes = [lat.node(i) for i in np.flatnonzero(sat)]
+    return {
+        a
+        for a in nodes
+        if not any(b != a and all(x <= y for x, y in zip(b, a, strict=True)) for b in nodes)
+    }
