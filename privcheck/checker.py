@@ -45,7 +45,7 @@ def model_result(
     per-class statistic, sensitive distribution of the worst classes): cheap, class-table only.
     """
     bad = np.flatnonzero(~ev.class_ok)
-    listed = ev.worst_first(bad)[:max_violators]
+    listed = ev.worst_first(bad, limit=max_violators)
     records = (
         table.records_of(listed, cap=max_records)
         if table.record_class is not None

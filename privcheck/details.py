@@ -26,6 +26,13 @@ def size_histogram(sizes: np.ndarray) -> SizeHistogram:
     return SizeHistogram(sizes=uniq.tolist(), classes=counts.tolist())
 
 
+def _cut(bound: tuple[float, str]) -> float:
+    """The bin edge at a model's bound: just above it when the bound itself passes (``<=``).
+    Compared with the data range after the nudge — a class exactly at t (EMD 0.375 for
+    t = 0.375, computed as 0.37500000000000006) would otherwise put the edge past the top."""
+    return bound[0] + (abs(bound[0]) + 1) * 1e-12 * (bound[1] == "<=")
+
+
 def value_histogram(
     values: np.ndarray,
     sizes: np.ndarray,
@@ -44,18 +51,17 @@ def value_histogram(
         edges = np.array([0.0, 1.0])
     else:
         lo, hi = float(v.min()), float(v.max())
-        if np.all(np.mod(v, 1) == 0) and hi - lo <= _UNIT_BINS:
+        if hi - lo <= _UNIT_BINS and np.array_equal(v, np.floor(v)):  # (np.mod is slow)
             edges = np.arange(lo - 0.5, hi + 1.5)
         elif hi == lo:
             edges = np.array([lo - 0.5, hi + 0.5])
-        elif bound is not None and lo < bound[0] < hi:
-            cut = bound[0] + (abs(bound[0]) + 1) * 1e-12 * (bound[1] == "<=")
+        elif bound is not None and lo < _cut(bound) < hi:
+            cut = _cut(bound)
             left = int(np.clip(round(bins * (cut - lo) / (hi - lo)), 1, bins - 1))
             edges = np.r_[np.linspace(lo, cut, left + 1), np.linspace(cut, hi, bins - left + 1)[1:]]
         else:
             edges = np.linspace(lo, hi, bins + 1)
-    classes, _ = np.histogram(v, edges)
-    records, _ = np.histogram(v, edges, weights=w)
+    classes, records = _bin_counts(v, w, edges)
     return ValueHistogram(
         edges=[round(float(e), 10) for e in edges],
         classes=classes.astype(int).tolist(),
@@ -64,16 +70,26 @@ def value_histogram(
     )
 
 
+def _bin_counts(v: np.ndarray, w: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """np.histogram's counts and weighted counts (bins [e_i, e_i+1), the last one closed), from
+    one bin lookup: np.histogram sorts the values for uneven edges, twice for the two counts."""
+    n_bins = len(edges) - 1
+    idx = np.searchsorted(edges, v, side="right") - 1
+    idx[v == edges[-1]] = n_bins - 1
+    inside = (idx >= 0) & (idx < n_bins)
+    idx, w = idx[inside], w[inside]
+    return np.bincount(idx, minlength=n_bins), np.bincount(idx, weights=w, minlength=n_bins)
+
+
 def worst_classes(ev: Evaluation, n: int) -> np.ndarray:
-    """The ``n`` classes with the worst statistic, worst first (argpartition: no full sort)."""
-    v = ev.class_value
-    if len(v) == 0 or n <= 0:
+    """The ``n`` classes with the worst statistic, worst first (ties in class order; NaN last).
+
+    A stable sort rather than argpartition: per-class statistics take few distinct values, on
+    which numpy's introselect is ten times slower than the sort.
+    """
+    if n <= 0:
         return np.zeros(0, dtype=np.int64)
-    key = -v if ev.larger_is_safer else v  # larger key = worse
-    key = np.where(np.isnan(key), -np.inf, key)
-    n = min(n, len(v))
-    top = np.argpartition(-key, n - 1)[:n] if n < len(v) else np.arange(len(v))
-    return ev.worst_first(top)
+    return ev.worst_first(np.arange(len(ev.class_value)), limit=n)
 
 
 def sensitive_distribution(

@@ -61,9 +61,15 @@ def emd_ordered(
     out = np.zeros(s.n_classes)
     if m <= 1:
         return out
+    in_order = m == s.n_values and bool(np.all(observed == np.arange(m)))
     for a, b in _blocks(s.n_classes, s.n_values):
-        p = s.dense(a, b)[:, observed] / sizes[a:b, None]
-        out[a:b] = np.abs(np.cumsum(p - q[observed], axis=1)).sum(axis=1) / (m - 1)
+        # p − q, its running sum and |·| in place: one block-sized buffer, not four
+        block = s.dense(a, b) if in_order else s.dense(a, b)[:, observed]
+        block /= sizes[a:b, None]
+        block -= q[observed]
+        np.cumsum(block, axis=1, out=block)
+        np.abs(block, out=block)
+        out[a:b] = block.sum(axis=1) / (m - 1)
     return out
 
 
@@ -92,7 +98,11 @@ def emd_hierarchical(
     # position of level-(i) runs among level-(i-1) runs: level-i nodes group their children
     child_groups = [np.searchsorted(starts[i - 1], starts[i]) for i in range(1, height + 1)]
     for a, b in _blocks(s.n_classes, s.n_values):
-        extra = (s.dense(a, b) / sizes[a:b, None] - q)[:, leaf_order]
+        block = s.dense(a, b)
+        block /= sizes[a:b, None]
+        block -= q
+        extra = block[:, leaf_order]
+        del block
         cost = np.zeros(b - a)
         for i in range(1, height + 1):
             children = np.add.reduceat(extra, starts[i - 1], axis=1) if i > 1 else extra
