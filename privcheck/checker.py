@@ -37,7 +37,7 @@ def model_result(
     ev: Evaluation,
     max_violators: int = MAX_VIOLATORS,
     max_records: int = MAX_RECORDS_PER_CLASS,
-    details: bool = True,
+    details: bool = False,
 ) -> ModelResult:
     """A model's verdict on a class table, naming its worst violating classes.
 
@@ -85,7 +85,7 @@ def check_table(
     policy: Policy,
     source: str | None = None,
     max_violators: int = MAX_VIOLATORS,
-    details: bool = True,
+    details: bool = False,
 ) -> Report:
     """Evaluate every model of ``policy`` on a class table."""
     results = []
@@ -118,10 +118,13 @@ def check(
     policy: Policy | dict | str | Path,
     *,
     max_violators: int = MAX_VIOLATORS,
-    details: bool = True,
+    details: bool = False,
     max_groups: int | None = None,
 ) -> Report:
     """Check a table against a policy: does every model hold, and who violates it?
+
+    ``details`` adds the figures the HTML report plots (class-size and per-model histograms, the
+    worst classes' sensitive distributions); a plain verdict does not pay for them.
 
     ``data`` is a pandas DataFrame or a file (the in-process path), or a polars, pyarrow, DuckDB
     or PySpark frame, whose group-by runs in its own engine (see ``privcheck.engines``; at most

@@ -173,7 +173,13 @@ def check(
             from privcheck.engines.readers import open_frame
 
             frame = open_frame(data, engine.value, spark_master)
-        report = run_check(frame, policy, max_violators=max_violators, max_groups=max_groups)
+        report = run_check(
+            frame,
+            policy,
+            max_violators=max_violators,
+            max_groups=max_groups,
+            details=fmt is Format.html,
+        )
         report.source = source = str(data)
     emit(render(report, fmt, source), output)
     raise typer.Exit(0 if report.passed else 1)

@@ -207,7 +207,9 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
     from rich.table import Table
 
     buf = io.StringIO()
-    console = Console(file=buf, width=width, color_system=None, force_terminal=False)
+    console = Console(
+        file=buf, width=width, color_system=None, force_terminal=False, soft_wrap=True
+    )
     src = f" {report.source}" if report.source else ""
     console.print(
         f"privcheck anonymize{src}: {report.algorithm} — released {report.n_kept} of "
@@ -265,7 +267,9 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
     from rich.table import Table
 
     buf = io.StringIO()
-    console = Console(file=buf, width=width, color_system=None, force_terminal=False)
+    console = Console(
+        file=buf, width=width, color_system=None, force_terminal=False, soft_wrap=True
+    )
     verdict = "PASSED" if report.passed else "FAILED"
     src = f" {report.source}:" if report.source else ""
     if report.kind == "graph-check":

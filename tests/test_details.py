@@ -23,7 +23,7 @@ QIS = [
 
 @pytest.fixture(scope="module")
 def report():
-    return check(ADULT / "adult.csv", ADULT / "policy.yaml")
+    return check(ADULT / "adult.csv", ADULT / "policy.yaml", details=True)
 
 
 def test_class_size_histogram(report, adult_frame):
@@ -71,6 +71,7 @@ def test_ordered_values_and_other_bucket():
             },
             "models": [{"model": "t-closeness", "t": 0.2, "distance": "ordered"}],
         },
+        details=True,
     )
     d = report.models[0].distribution
     assert d.values == ["3K", "4K", "5K", "6K", "7K", "8K", "9K", "10K", "11K"]  # natural order

@@ -72,7 +72,7 @@ def contributed_sections() -> list[Section]:
 
 @pytest.fixture(scope="module")
 def page() -> str:
-    report = check(ADULT / "adult.csv", ADULT / "policy.yaml")
+    report = check(ADULT / "adult.csv", ADULT / "policy.yaml", details=True)
     report.source = "adult.csv"
     report.sections = contributed_sections()
     return render_html(report)
