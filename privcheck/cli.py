@@ -42,6 +42,15 @@ class Engine(StrEnum):
     spark = "spark"
 
 
+#: options shared by every command that can run on an engine
+SparkMaster = Annotated[
+    str, typer.Option(help="Spark master for --engine spark (an active session wins)")
+]
+MaxGroups = Annotated[
+    int | None,
+    typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
+]
+
 DEFAULT_SCHEMA = Path("schemas/policy.schema.json")
 DEFAULT_VERDICT_SCHEMA = Path("schemas/verdict.schema.json")
 
@@ -144,13 +153,8 @@ def check(
     engine: Annotated[
         Engine, typer.Option(help="Where the group-by runs (DATA may be a folder or glob)")
     ] = Engine.pandas,
-    spark_master: Annotated[
-        str, typer.Option(help="Spark master for --engine spark (an active session wins)")
-    ] = "local[*]",
-    max_groups: Annotated[
-        int | None,
-        typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
-    ] = None,
+    spark_master: SparkMaster = "local[*]",
+    max_groups: MaxGroups = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
     if (data is None) == (graph is None):
@@ -226,13 +230,8 @@ def anonymize(
         Engine,
         typer.Option(help="Where the data is read and the release made (spark: OUTPUT is a dir)"),
     ] = Engine.pandas,
-    spark_master: Annotated[
-        str, typer.Option(help="Spark master for --engine spark (an active session wins)")
-    ] = "local[*]",
-    max_groups: Annotated[
-        int | None,
-        typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
-    ] = None,
+    spark_master: SparkMaster = "local[*]",
+    max_groups: MaxGroups = None,
 ) -> None:
     """Anonymize DATA so that every model of the policy holds; write the release atomically.
 
@@ -393,9 +392,7 @@ def apply(
     engine: Annotated[Engine, typer.Option(help="Where the batch is read and generalized")] = (
         Engine.pandas
     ),
-    spark_master: Annotated[
-        str, typer.Option(help="Spark master for --engine spark (an active session wins)")
-    ] = "local[*]",
+    spark_master: SparkMaster = "local[*]",
     keep_order: Annotated[
         bool, typer.Option("--keep-order", help="Keep the input's row order (default: shuffle)")
     ] = False,
