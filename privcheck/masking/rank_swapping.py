@@ -336,8 +336,7 @@ def rank_swap(
     (p-buckets) or ``"distribution"`` (p-distribution); see the module docstring. ``seed`` (int or
     numpy Generator) makes the run reproducible and is not published in ``params``.
     """
-    if variant not in _LAWS:
-        raise PolicyError(f"variant must be 'plain', 'buckets' or 'distribution'; got {variant!r}")
+    check_variant(variant)
     table = numeric_table(data, columns)
     w = swap_window(p, table.n)
     rng = np.random.default_rng(seed)
@@ -364,6 +363,47 @@ def _law_text(variant: str, w: int) -> str:
     if variant == "buckets":
         return f"buckets of {w} ranks; Pr[s|r] ∝ 1/2^(s−r+1), s ≥ r; uniform rank in bucket"
     return f"rank distance round(N(mean={0.5 * w}, sd={0.5 * w})), forward, unswapped"
+
+
+def check_variant(variant: object) -> Variant:
+    """The variant name, or PolicyError naming the three accepted ones."""
+    if not isinstance(variant, str) or variant not in _LAWS:
+        raise PolicyError(
+            f"variant must be 'plain', 'buckets' or 'distribution' (the rank-swapping variant "
+            f"the release was made with); got {variant!r}"
+        )
+    return variant  # type: ignore[return-value]
+
+
+def check_coverage(coverage: object) -> float:
+    """coverage ∈ (0, 1] as a float, or PolicyError saying what the values mean."""
+    ok = not isinstance(coverage, bool) and isinstance(
+        coverage, int | float | np.integer | np.floating
+    )
+    if not ok or not 0 < float(coverage) <= 1:  # type: ignore[arg-type]
+        raise PolicyError(
+            f"coverage must be a number in (0, 1]: 1 for the window that certainly holds the "
+            f"true value, e.g. 0.999 for one that holds it for 99.9 % of the values; "
+            f"got {coverage!r}"
+        )
+    return float(coverage)  # type: ignore[arg-type]
+
+
+def certain_window(n: int, p: float, variant: Variant = "plain") -> int:
+    """The smallest rank window that holds the masked value of every value WITH CERTAINTY.
+
+    The transparency attack proper (Nin, Herranz & Torra 2008) only intersects sets that surely
+    contain the true record, so its window is the support of the displacement law, not a
+    quantile. For ``plain`` that support is bounded: a value moves at most w = ⌊p·n/100⌋ ranks.
+    The variants' law has unbounded support on the file: every rank above i has positive
+    probability of being the partner (p-buckets: Pr[s | r] > 0 for every bucket s ≥ r;
+    p-distribution: the normal puts mass on every distance, and the fallback may even take the
+    nearest free rank), and a rank taken by an earlier one moves back by any amount. So no window
+    short of the whole file is certain: n − 1 ranks (every record is a candidate). ``p`` is
+    checked as `swap_window` checks it (a release with that p must be possible).
+    """
+    w = swap_window(p, n)
+    return w if check_variant(variant) == "plain" else max(n - 1, 0)
 
 
 def intruder_window(

@@ -181,7 +181,7 @@ class PRL(_Linkage):
 
 class RankSwapTransparency(_Linkage):
     name = "rank-swap-transparency"
-    summary = "transparency attack on rank swapping (param p, the percentage)"
+    summary = "transparency attack on rank swapping (params p, variant, coverage)"
 
     @classmethod
     def function(cls):

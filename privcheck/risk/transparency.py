@@ -10,6 +10,11 @@ disclosure risk": the RSLD linkage).
 Rank swapping with parameter p swaps each value with one whose rank differs by at most
 w = ⌊p·n/100⌋ and so keeps every marginal: the intruder reads the original marginal off the
 release and knows that the masked value of a record lies within w ranks of its original value.
+The intruder also knows the variant (plain, p-buckets, p-distribution: it is in the release's
+parameters). The variants' displacement law has unbounded support, so the window that CERTAINLY
+holds the masked value is the whole file (`privcheck.masking.rank_swapping.certain_window`);
+a relaxed intruder who accepts missing the true value now and then searches a window covering
+a share ``coverage`` of the law (`intruder_window`), and a naive one keeps plain's ±w.
 
 Univariate microaggregation (optimal, or MDAV run on one attribute) replaces each value by the
 mean of a group of k…2k−1 values that are contiguous in sorted order. Two levels of knowledge:
@@ -34,6 +39,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.masking.rank_swapping import (
+    certain_window,
+    check_coverage,
+    check_variant,
+    intruder_window,
+)
 from privcheck.risk._inputs import (
     TableLike,
     chunk_rows,
@@ -78,6 +89,23 @@ def rank_swap_window(p: float, n: int) -> int:
             "(p=5 means partners within 5 % of the records)"
         )
     return int(np.floor(p * n / 100.0 + 1e-9))
+
+
+def variant_window(p: float, n: int, variant: str = "plain", coverage: float = 1.0) -> int:
+    """Window in ranks of an intruder who knows p, the rank-swapping ``variant`` and n.
+
+    ``coverage=1`` is the certain intruder (the support of the displacement law: w for plain,
+    n − 1 for the unbounded variants); below 1 the window covering that share of the law,
+    replayed on n ranks (`intruder_window`). Plain's window is w either way.
+    """
+    variant = check_variant(variant)
+    coverage = check_coverage(coverage)
+    w = rank_swap_window(p, n)  # p's range and messages as for plain rank swapping
+    if variant == "plain":
+        return w
+    if coverage == 1.0:
+        return certain_window(n, p, variant)
+    return intruder_window(n, p, variant, coverage=coverage)
 
 
 def microaggregation_group_bounds(
@@ -217,6 +245,8 @@ def rank_swap_transparency(
     masked: TableLike,
     p: float | None = None,
     *,
+    variant: str = "plain",
+    coverage: float = 1.0,
     window: int | None = None,
     attributes: Sequence[str] | None = None,
     true_index: Sequence[int] | np.ndarray | None = None,
@@ -227,8 +257,14 @@ def rank_swap_transparency(
 ) -> LinkageResult:
     """Rank-swapping-specific linkage (RSLD) of ``intruder`` against a rank-swapped release.
 
-    ``p`` is the percentage of the release's records within which values were swapped (window
-    w = ⌊p·n/100⌋ ranks); or give the ``window`` in ranks directly. Within the candidate set the
+    ``p`` is the percentage of the release's records within which values were swapped and
+    ``variant`` the rank-swapping variant (``plain``, ``buckets``, ``distribution``); the window
+    in ranks follows from them (`variant_window`). ``coverage=1`` (default) is the certain
+    intruder of the transparency attack: plain → w = ⌊p·n/100⌋, the variants → n − 1 (their law
+    reaches every rank, so no smaller window surely holds the true value); ``coverage < 1`` the
+    intruder who searches the window covering that share of the variant's displacement law.
+    An explicit ``window`` in ranks overrides all that (e.g. plain's w against a variant: the
+    naive intruder). Within the candidate set the
     intruder links by Euclidean distance, standardised by the release's mean and standard
     deviation (``standardisation='masked'``: rank swapping keeps them, and it works for a
     single intruder record).
@@ -238,14 +274,19 @@ def rank_swap_transparency(
     rank swap with this window), ``false_certain`` / ``empty_candidate_sets`` (evidence that it
     is not).
     """
+    variant = check_variant(variant)
+    coverage = check_coverage(coverage)
     a, b, names = paired_matrices(intruder, masked, attributes)
     t = true_index_for(true_index, len(a), len(b))
     if window is None:
         if p is None:
             raise PolicyError("give the rank-swapping percentage p (or the window in ranks)")
-        window = rank_swap_window(p, len(b))
+        window = variant_window(p, len(b), variant, coverage)
+        rule = "certain" if variant == "plain" or coverage == 1.0 else f"{coverage:g} of the law"
     elif window < 0:
         raise PolicyError(f"window must be a non-negative number of ranks; got {window}")
+    else:
+        rule = "given"
     bounds = []
     for j in range(a.shape[1]):
         s = np.sort(b[:, j])
@@ -254,8 +295,15 @@ def rank_swap_transparency(
     links, figures, cand_size, sel = _intersection_attack(
         a, b, t, za, zb, bounds, [None] * len(bounds), random_state, chunk_size, memory_limit
     )
-    figures["window"] = int(window)
-    params = {"p": p, "window": int(window), "standardisation": standardisation}
+    figures.update(window=int(window), window_rule=rule, variant=variant, coverage=coverage)
+    params = {
+        "p": p,
+        "variant": variant,
+        "coverage": coverage,
+        "window": int(window),
+        "window_rule": rule,
+        "standardisation": standardisation,
+    }
     return _result("rank-swap-transparency", params, names, a, b, t, links, figures, cand_size, sel)
 
 
