@@ -424,15 +424,16 @@ def intruder_window(
     ``coverage`` of the values, estimated by replaying the public law ``trials`` times on n ranks
     (no data needed: the displacement depends only on n, w and the variant). A window covering
     0.999 per attribute keeps the true record among the candidates of an m-attribute intersection
-    with probability about 0.999^m.
+    with probability about 0.999^m. ``coverage=1`` gives the certain window (`certain_window`):
+    the largest displacement seen in a few replays is no bound on an unbounded law.
     """
-    if not 0 < coverage <= 1:
-        raise PolicyError(f"coverage must be in (0, 1]; got {coverage}")
-    if variant not in _LAWS:
-        raise PolicyError(f"variant must be 'plain', 'buckets' or 'distribution'; got {variant!r}")
+    coverage = check_coverage(coverage)
+    variant = check_variant(variant)
     w = swap_window(p, n)
     if variant == "plain":
         return w
+    if coverage == 1.0:
+        return certain_window(n, p, variant)
     rng = np.random.default_rng(seed)
     ranks = np.arange(n)
     shifts = [

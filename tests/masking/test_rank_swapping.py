@@ -13,6 +13,7 @@ from privcheck.masking import rank_swap
 from privcheck.masking.rank_swapping import (
     _LAWS,
     _fallback,
+    certain_window,
     intruder_window,
     swap_partners,
     swap_window,
@@ -208,3 +209,42 @@ def test_intruder_window_covers_the_displacement_law(variant):
     assert window > 50  # the law reaches beyond plain's bound
     with pytest.raises(PolicyError, match="coverage"):
         intruder_window(n, p, variant, coverage=0)
+
+
+def _max_shift(n: int, w: int, variant: str, replays: int, seed: int) -> int:
+    rng = np.random.default_rng(seed)
+    ranks = np.arange(n)
+    return max(
+        int(np.abs(np.where((q := swap_partners(n, w, variant, rng)) >= 0, q - ranks, 0)).max())
+        for _ in range(replays)
+    )
+
+
+@pytest.mark.parametrize(("variant", "p", "n"), [("buckets", 25, 8), ("distribution", 50, 6)])
+def test_certain_window_is_the_whole_file_for_the_variants(variant, p, n):
+    # Oracle: replays of the law on a small file reach the largest displacement, n − 1 (rank 0
+    # swapped with the last rank), so no window short of the whole file is certain; plain's
+    # replays never exceed w, which is its certain window.
+    w = swap_window(p, n)
+    assert certain_window(n, p, "plain") == w == _max_shift(n, w, "plain", 300, 5)
+    assert certain_window(n, p, variant) == n - 1 == _max_shift(n, w, variant, 1000, 5)
+    assert intruder_window(n, p, variant, coverage=1.0) == n - 1
+    assert certain_window(1080, 5, variant) == 1079 and certain_window(1080, 5) == 54
+
+
+@pytest.mark.parametrize(
+    ("call", "fragment"),
+    [
+        (lambda: certain_window(100, 5, "bucket"), "variant must be 'plain', 'buckets'"),
+        (lambda: certain_window(100, 0.5, "buckets"), "less than one rank"),
+        (lambda: certain_window(100, 150, "plain"), "must be in (0, 100]"),
+        (lambda: intruder_window(100, 5, "buckets", coverage=1.5), "coverage must be a number"),
+        (lambda: intruder_window(100, 5, "buckets", coverage="high"), "coverage must be"),
+        (lambda: intruder_window(100, 5, "buckets", coverage=True), "coverage must be"),
+        (lambda: intruder_window(100, 5, 3), "variant must be"),  # type: ignore[arg-type]
+    ],
+)
+def test_window_parameter_errors(call, fragment):
+    with pytest.raises(PolicyError) as info:
+        call()
+    assert fragment in str(info.value)

@@ -59,6 +59,57 @@ def test_cli_rank_swap_worked_example(cli, tmp_path):
     assert masked.iloc[1].tolist() == [5, 5, 8, 1]
 
 
+def _rank_swap_cli(cli, tmp_path, *params):
+    return cli(
+        "risk",
+        "--original",
+        EXAMPLES / "rank_swap_original.csv",
+        "--masked",
+        EXAMPLES / "rank_swap_masked.csv",
+        "--policy",
+        policy_file(tmp_path, ["a1", "a2", "a3", "a4"]),
+        "--attack",
+        "rank-swap-transparency",
+        *[a for p in params for a in ("--param", p)],
+        "--format",
+        "json",
+    )
+
+
+def test_cli_rank_swap_variant_and_coverage(cli, tmp_path):
+    """--param variant=buckets: the certain window is the whole file (9 ranks of 10 records);
+    coverage=0.999 the window replayed from the law, as the library computes it."""
+    from privcheck.masking.rank_swapping import intruder_window
+
+    res = _rank_swap_cli(cli, tmp_path, "p=20", "variant=buckets")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["params"] == {"p": 20, "variant": "buckets"}
+    assert out["figures"]["variant"] == "buckets" and out["figures"]["coverage"] == 1.0
+    assert out["figures"]["window"] == 9 and out["figures"]["mean_candidate_set_size"] == 10
+    assert out["certain_rate"] == 0.0
+    res = _rank_swap_cli(cli, tmp_path, "p=20", "variant=distribution", "coverage=0.999")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["figures"]["window"] == intruder_window(10, 20, "distribution", coverage=0.999)
+    assert out["figures"]["window_rule"] == "0.999 of the law"
+
+
+@pytest.mark.parametrize(
+    ("param", "message"),
+    [
+        ("variant=bucket", "variant must be 'plain', 'buckets' or 'distribution'"),
+        ("coverage=2", "coverage must be a number in (0, 1]"),
+        ("coverage=most", "coverage must be a number in (0, 1]"),
+    ],
+)
+def test_cli_rank_swap_bad_variant_or_coverage_exits_2(cli, tmp_path, param, message):
+    res = _rank_swap_cli(cli, tmp_path, "p=20", param)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], res.stderr
+
+
 @pytest.fixture(scope="module")
 def census_files(tmp_path_factory):
     from privcheck.masking import rank_swap
@@ -187,6 +238,8 @@ def test_every_keyword_of_the_library_function_is_a_parameter():
         ("dbrl", "metric"),
         ("prl", "tolerance"),
         ("rank-swap-transparency", "p"),
+        ("rank-swap-transparency", "variant"),
+        ("rank-swap-transparency", "coverage"),
         ("microaggregation-transparency", "k"),
         ("learned-owa", "time_limit"),
         ("uniqueness", "threshold"),

@@ -185,7 +185,79 @@ def test_parameter_errors(example):
         rank_swap_transparency(orig, masked, p=0.2 * 100 * 10)
     with pytest.raises(PolicyError, match="give the rank-swapping percentage"):
         rank_swap_transparency(orig, masked)
+    with pytest.raises(PolicyError, match=r"must lie in \(0, 100\)"):
+        rank_swap_transparency(orig, masked, p=100, variant="buckets")
+    with pytest.raises(PolicyError, match="variant must be 'plain', 'buckets' or 'distribution'"):
+        rank_swap_transparency(orig, masked, p=20, variant="bucket")
+    for bad in (0, 1.2, "high", None):
+        with pytest.raises(PolicyError, match=r"coverage must be a number in \(0, 1\]"):
+            rank_swap_transparency(orig, masked, p=20, variant="buckets", coverage=bad)
     with pytest.raises(DataError, match="fewer than k"):
         microaggregation_transparency(orig, masked, 3)
     with pytest.raises(DataError, match="same records"):
         microaggregation_transparency(orig, masked, 1, original=orig.iloc[:5])
+
+
+@pytest.fixture(scope="module")
+def swapped_variants():
+    """200 records, 3 attributes with distinct values, rank-swapped with p = 5 per variant."""
+    from privcheck.masking import rank_swap
+
+    rng = np.random.default_rng(11)
+    x = pd.DataFrame(rng.normal(size=(200, 3)), columns=["u", "v", "z"])
+    return x, {v: rank_swap(x, 5, variant=v, seed=2).masked for v in ("buckets", "distribution")}
+
+
+def _loop_candidates(x: np.ndarray, xm: np.ndarray, window: int) -> list[list[int]]:
+    rank_a = np.argsort(np.argsort(x, axis=0), axis=0)  # marginals kept: ranks in the release
+    rank_b = np.argsort(np.argsort(xm, axis=0), axis=0)
+    n, m = x.shape
+    return [
+        [q for q in range(n) if all(abs(rank_b[q, j] - rank_a[i, j]) <= window for j in range(m))]
+        for i in range(n)
+    ]
+
+
+@pytest.mark.parametrize("variant", ["buckets", "distribution"])
+def test_certain_intruder_against_a_variant_keeps_every_record(swapped_variants, variant):
+    # The variants' law reaches every rank, so the certain intruder's B_j is the whole file and
+    # the attack is plain DBRL (same standardisation, same tie-breaks) with no certain link.
+    from privcheck.risk.linkage import dbrl
+
+    x, masked = swapped_variants
+    res = rank_swap_transparency(x, masked[variant], p=5, variant=variant)
+    assert res.candidate_set_size.tolist() == [200] * 200
+    assert res.figures["window"] == 199 and res.figures["window_rule"] == "certain"
+    assert res.figures["variant"] == variant and res.figures["coverage"] == 1.0
+    assert res.params["variant"] == variant and res.params["window"] == 199
+    assert res.figures["true_in_candidates_rate"] == 1.0 and res.certain_rate == 0.0
+    ref = dbrl(x, masked[variant], standardisation="masked", random_state=0)
+    assert res.linked_index.tolist() == ref.linked_index.tolist()
+
+
+@pytest.mark.parametrize("variant", ["buckets", "distribution"])
+def test_relaxed_and_naive_intruders_match_loops(swapped_variants, variant):
+    from privcheck.masking.rank_swapping import intruder_window
+
+    x, masked = swapped_variants
+    xm = masked[variant]
+    relaxed = rank_swap_transparency(x, xm, p=5, variant=variant, coverage=0.99)
+    window = intruder_window(200, 5, variant, coverage=0.99)
+    assert relaxed.figures["window"] == window > 10
+    assert relaxed.figures["window_rule"] == "0.99 of the law"
+    # plain's ±w (w = 10) against the variant: what `window=` gives, whatever the variant says
+    naive = rank_swap_transparency(x, xm, variant=variant, window=10)
+    assert naive.figures["window_rule"] == "given" and naive.figures["window"] == 10
+    for res, win in ((relaxed, window), (naive, 10)):
+        cands = _loop_candidates(x.to_numpy(), xm.to_numpy(), win)
+        assert res.candidate_set_size.tolist() == [len(c) for c in cands]
+        true_in = np.mean([i in c for i, c in enumerate(cands)])
+        assert res.figures["true_in_candidates_rate"] == pytest.approx(true_in)
+    assert naive.figures["true_in_candidates_rate"] < relaxed.figures["true_in_candidates_rate"]
+
+
+def test_plain_window_is_w_at_any_coverage(example):
+    orig, masked = example
+    for coverage in (1.0, 0.5):
+        res = rank_swap_transparency(orig, masked, p=20, coverage=coverage)
+        assert res.figures["window"] == 2 and res.figures["window_rule"] == "certain"
