@@ -39,12 +39,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.masking.rank_swapping import (
-    certain_window,
-    check_coverage,
-    check_variant,
-    intruder_window,
-)
+from privcheck.masking.rank_swapping import check_coverage, check_variant, intruder_window
 from privcheck.risk._inputs import (
     TableLike,
     chunk_rows,
@@ -103,9 +98,7 @@ def variant_window(p: float, n: int, variant: str = "plain", coverage: float = 1
     w = rank_swap_window(p, n)  # p's range and messages as for plain rank swapping
     if variant == "plain":
         return w
-    if coverage == 1.0:
-        return certain_window(n, p, variant)
-    return intruder_window(n, p, variant, coverage=coverage)
+    return intruder_window(n, p, variant, coverage=coverage)  # coverage 1: certain_window
 
 
 def microaggregation_group_bounds(
