@@ -182,6 +182,13 @@ class AnonymizationReport(BaseModel):
         None, description="The minimal satisfying nodes (k-minimal generalizations)"
     )
     path: list[dict[str, int]] | None = Field(None, description="Greedy searches' steps")
+    tradeoff: list[dict[str, Any]] | None = Field(
+        None,
+        description=(
+            "The Pareto front of the metric and the suppressed records (mingen tradeoff=true): "
+            "each release that no other beats on both, best metric first"
+        ),
+    )
     check: Report = Field(description="The release re-checked by the checkers")
     information_loss: dict[str, float | None] | None = Field(
         None, description="Masking methods: SSE/SST (%), IL1s and moment divergences"
@@ -236,6 +243,15 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
         table.add_row(name + mark, _fmt(value))
     if report.metrics:
         console.print(table)
+    if report.tradeoff:
+        front = Table(title="generalization vs suppression (Pareto front)", show_edge=False)
+        front.add_column(report.metric or "metric", justify="right")
+        front.add_column("suppressed", justify="right")
+        front.add_column("levels")
+        for point in report.tradeoff:
+            levels = ", ".join(f"{k}={v}" for k, v in point["node"].items())
+            front.add_row(_fmt(point["value"]), str(point["suppressed"]), levels)
+        console.print(front)
     if report.information_loss is not None:
         loss = ", ".join(
             f"{k}={_fmt(v) if v is not None else 'n/a'}" for k, v in report.information_loss.items()

@@ -215,6 +215,14 @@ class GeneralizationAnonymizer(Anonymizer):
                 else None
             ),
             path=[lattice.describe(n) for n in result.path] if result.path else None,
+            tradeoff=(
+                [
+                    {"node": lattice.describe(p.node), "value": p.value, "suppressed": p.suppressed}
+                    for p in result.tradeoff
+                ]
+                if result.tradeoff is not None
+                else None
+            ),
             check=check,
             search_seconds=round(choice.search_seconds, 4),
         )

@@ -33,7 +33,7 @@ class MinGen(GeneralizationAnonymizer):
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
-        return {"tagging": True}
+        return {"tagging": True, "tradeoff": False}
 
     def search(self, problem: SearchProblem) -> SearchResult:
         tags = Tags(problem)
@@ -48,7 +48,8 @@ class MinGen(GeneralizationAnonymizer):
         else:
             sweep(problem, tags)
         optimum, outcome = problem.optimum(tags.sat)
-        return SearchResult(tags.sat, tags.resolved, optimum, outcome)
+        tradeoff = problem.tradeoff(tags.sat) if self.params["tradeoff"] else None
+        return SearchResult(tags.sat, tags.resolved, optimum, outcome, tradeoff=tradeoff)
 
 
 def sweep(problem: SearchProblem, tags: Tags) -> None:

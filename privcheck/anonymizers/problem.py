@@ -25,6 +25,7 @@ suppression (or the limit is 0, when it equals ``clean``).
 
 from __future__ import annotations
 
+import bisect
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -36,7 +37,7 @@ from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, gr
 from privcheck.encoding import EncodedTable
 from privcheck.errors import PolicyError
 from privcheck.lattice import Lattice, Node
-from privcheck.metrics.generalization import Metric, node_cost
+from privcheck.metrics.generalization import Metric, node_cost, precision
 from privcheck.models.base import evaluate_models
 from privcheck.plugins import model_registry
 from privcheck.policy import ModelConfig
@@ -247,6 +248,15 @@ class NodeEvaluator:
         return ok, suppressed
 
 
+@dataclass(frozen=True)
+class TradeoffPoint:
+    """One release on the generalization / suppression Pareto front (see ``tradeoff``)."""
+
+    node: Node
+    value: float
+    suppressed: int
+
+
 @dataclass(eq=False)
 class SearchResult:
     """What a search found, over the lattice's node numbering."""
@@ -260,6 +270,8 @@ class SearchResult:
     #: the search's own path, for greedy searches (DataFly's steps)
     path: list[Node] | None = None
     exact: bool = True
+    #: the Pareto front of metric and suppressed records, when the search was asked for it
+    tradeoff: list[TradeoffPoint] | None = None
 
 
 class SearchProblem:
@@ -342,14 +354,7 @@ class SearchProblem:
             return None, None
         candidates = lat.minimal(satisfying) if self.limit == 0 else satisfying
         idx = np.flatnonzero(candidates)
-        n_attr = max(lat.width, 1)
-        heights = lat.heights
-        if self.metric.name == "prec":
-            bound = np.array([-(1.0 - node_cost(lat.nodes[i], heights) / n_attr) for i in idx])
-        elif self.metric.name == "height":
-            bound = lat.node_heights[idx].astype(float)
-        else:
-            bound = np.full(len(idx), -np.inf)
+        bound = self._cost_bounds(idx)
         order = np.lexsort((idx, lat.node_heights[idx], bound))
         best_key, best = None, (None, None)
         for i in idx[order]:
@@ -362,6 +367,97 @@ class SearchProblem:
             if best_key is None or key < best_key:
                 best_key, best = key, (node, outcome)
         return best
+
+    def _cost_bounds(self, idx: np.ndarray) -> np.ndarray:
+        """A lower bound of the metric's cost at each node of ``idx``: exact for Prec and height
+        without suppression (a kept record costs ``Σ h/|DGH|``, a suppressed one more); −∞ for
+        metrics that depend on the class sizes."""
+        lat = self.lattice
+        if self.metric.name == "prec":
+            n_attr = max(lat.width, 1)
+            return np.array([-(1.0 - node_cost(lat.nodes[i], lat.heights) / n_attr) for i in idx])
+        if self.metric.name == "height":
+            return lat.node_heights[idx].astype(float)
+        return np.full(len(idx), -np.inf)
+
+    def _suppression_floor(self) -> np.ndarray:
+        """A lower bound of the records suppressed at every node, from the evaluated ones.
+
+        With models whose violators only shrink under generalization (k-anonymity, distinct
+        l-diversity) a node suppresses at least what any evaluated generalization of it does:
+        the maximum over the evaluated nodes above, one pass down the layers. Other models
+        (t-closeness's fixed point) give no such bound: 0.
+        """
+        lat = self.lattice
+        floor = np.zeros(lat.size, dtype=np.int64)
+        if self.evaluator.other_configs or not self.outcomes:
+            return floor
+        done = np.fromiter(self.outcomes, dtype=np.int64, count=len(self.outcomes))
+        floor[done] = [self.outcomes[i].suppressed for i in done]
+        for layer in reversed(lat.layers[:-1]):
+            for j in range(lat.width):
+                succ = lat.successor_index(layer, j)
+                has = succ >= 0
+                floor[layer[has]] = np.maximum(floor[layer[has]], floor[succ[has]])
+        return floor
+
+    def tradeoff(self, satisfying: np.ndarray) -> list[TradeoffPoint]:
+        """The Pareto front of the metric and the suppressed records over the satisfying nodes.
+
+        The optimum by the metric is one release; with a suppression limit there is a curve of
+        others that suppress fewer records for some loss of utility (with Prec, suppressed
+        cells already count as fully generalized, so the optimum often spends the whole limit).
+        The front lists every release not beaten on both counts, best metric first: its first
+        point is the optimum, its last the best release that suppresses least.
+
+        Exact, without scoring every satisfying node: nodes are ranked best-first by the cost
+        bound of ``optimum``; a node whose bound and suppression floor are matched by a point
+        already found is skipped, and the scan stops once a point that suppresses nothing costs
+        no more than every remaining bound.
+        """
+        lat = self.lattice
+        idx = np.flatnonzero(satisfying)
+        if not len(idx):
+            return []
+        if self.limit == 0:  # nothing is ever suppressed: the optimum is the whole front
+            node, outcome = self.optimum(satisfying)
+            value, _, _ = self.score(node)
+            return [TradeoffPoint(node, value, 0)]
+        bound = self._cost_bounds(idx)
+        floor = self._suppression_floor()
+        order = np.lexsort((idx, lat.node_heights[idx], bound))
+        costs: list[float] = []  # the front so far, by increasing cost ...
+        sups: list[int] = []  # ... and strictly decreasing suppression
+        keys: list[tuple[int, float]] = []
+        clean_cost = np.inf
+        for pos in order:
+            i, b = int(idx[pos]), float(bound[pos])
+            if b > clean_cost + 1e-12:
+                break
+            at = bisect.bisect_right(costs, b + 1e-12)
+            if at and sups[at - 1] <= floor[i]:
+                continue  # a point found costs no more and suppresses no more
+            known = self.outcomes.get(i)
+            if known is not None and self.metric.name == "prec":  # no need to roll up again
+                sup = known.suppressed
+                value = precision(lat.nodes[i], lat.heights, self.encoded.n_records, sup)
+            else:
+                value, outcome, _ = self.score(lat.node(i))
+                sup = outcome.suppressed
+            cost = round(self.metric.cost(value), 12)
+            if sup == 0:
+                clean_cost = min(clean_cost, cost)
+            at = bisect.bisect_right(costs, cost)
+            if at and sups[at - 1] <= sup:
+                continue  # dominated, or equalled by a node ranked first (lower, then first)
+            start = end = bisect.bisect_left(costs, cost)
+            while end < len(costs) and sups[end] >= sup:
+                end += 1  # the points it dominates
+            costs[start:end], sups[start:end], keys[start:end] = [cost], [sup], [(i, value)]
+        return [
+            TradeoffPoint(lat.node(i), value, sup)
+            for (i, value), sup in zip(keys, sups, strict=True)
+        ]
 
 
 class Tags:

@@ -124,3 +124,17 @@ def minimal_brute(lat: Lattice, sat: np.ndarray) -> set[tuple]:
         for a in nodes
         if not any(b != a and all(x <= y for x, y in zip(b, a, strict=True)) for b in nodes)
     }
+
+
+def pareto_brute(lat: Lattice, sat: np.ndarray, supp: np.ndarray, n: int) -> list[tuple]:
+    """(Prec, suppressed) of every satisfying node that no other satisfying node beats on both
+    (higher or equal Prec and fewer or equal suppressed, one strictly), best Prec first; one
+    entry per distinct pair. Pairwise over all satisfying nodes."""
+    pts = {
+        (round(precision(lat.node(i), lat.heights, n, int(supp[i])), 10), int(supp[i]))
+        for i in np.flatnonzero(sat)
+    }
+    front = [
+        (p, s) for p, s in pts if not any(q >= p and t <= s and (q, t) != (p, s) for q, t in pts)
+    ]
+    return sorted(front, reverse=True)

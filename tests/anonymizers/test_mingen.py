@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from anon_helpers import race_zip_policy, random_table
-from anon_oracle import all_verdicts, best_by_prec, minimal_brute
+from anon_oracle import all_verdicts, best_by_prec, minimal_brute, pareto_brute
 
 from privcheck.anonymizers import anonymize
 from privcheck.encoding import encode
@@ -73,6 +73,9 @@ def test_random_tables_match_row_brute_force(seed, models, limit):
         node = tuple(report.node.values())
         assert report.n_suppressed == supp[lat.index(node)]
     assert report.nodes_evaluated == lat.size  # without tagging every node is evaluated
+    _, report = anonymize(frame, policy, "mingen", tradeoff=True)
+    front = [(round(p["value"], 10), p["suppressed"]) for p in report.tradeoff]
+    assert front == pareto_brute(lat, sat, supp, len(frame))
 
 
 def test_tagging_evaluates_fewer_nodes(race_zip):
@@ -81,6 +84,21 @@ def test_tagging_evaluates_fewer_nodes(race_zip):
     assert plain.nodes_evaluated == 12
     assert tagged.nodes_evaluated < plain.nodes_evaluated
     assert tagged.node == plain.node
+
+
+def test_tradeoff_is_reported_as_text():
+    from privcheck.report import render_anonymization_text
+
+    frame, base = random_table(5)
+    policy = {**base, "models": [{"model": "k-anonymity", "k": 3}], "suppression_limit": 0.1}
+    _, report = anonymize(frame, policy, "mingen", tradeoff=True)
+    assert len(report.tradeoff) >= 2  # suppressing 4 records buys precision here
+    sups = [p["suppressed"] for p in report.tradeoff]
+    assert sups == sorted(sups, reverse=True) and sups[-1] < sups[0]
+    text = render_anonymization_text(report)
+    assert "Pareto front" in text and str(sups[-1]) in text
+    _, plain = anonymize(frame, policy, "mingen")
+    assert plain.tradeoff is None and plain.node == report.node
 
 
 def test_unknown_parameter_is_refused(race_zip):

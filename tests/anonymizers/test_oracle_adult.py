@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from anon_helpers import ARX_QIS, SALARY_QIS, adult_policy
-from anon_oracle import all_verdicts, best_by_prec, minimal_brute
+from anon_oracle import all_verdicts, best_by_prec, minimal_brute, pareto_brute
 
 from privcheck.anonymizers import anonymize
 from privcheck.encoding import encode
@@ -74,3 +74,15 @@ def test_search_matches_brute_force(case, adult_frame, algorithm):
     assert report.n_suppressed == supp[lat.index(node)]
     assert report.n_kept + report.n_suppressed == encoded.n_records == len(adult_frame)
     assert report.check.passed
+
+
+def test_tradeoff_is_the_pareto_front(case, adult_frame):
+    """MinGen's generalization / suppression front equals the pairwise brute force over every
+    node's (Prec, suppressed); its first point is the optimum."""
+    policy, encoded, lat, sat, supp = case
+    _, report = anonymize(adult_frame, policy, "mingen", tradeoff=True)
+    front = [(round(p["value"], 10), p["suppressed"]) for p in report.tradeoff]
+    assert front == pareto_brute(lat, sat, supp, encoded.n_records)
+    assert report.tradeoff[0]["node"] == report.node
+    for p in report.tradeoff:  # each point is what its node really gives
+        assert supp[lat.index(tuple(p["node"].values()))] == p["suppressed"]
