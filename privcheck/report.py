@@ -244,12 +244,14 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
     if report.metrics:
         console.print(table)
     if report.tradeoff:
-        front = Table(title="generalization vs suppression (Pareto front)", show_edge=False)
+        names = ", ".join(report.tradeoff[0]["node"])
+        console.print(f"generalization vs suppression (Pareto front; levels of {names}):")
+        front = Table(show_edge=False)
         front.add_column(report.metric or "metric", justify="right")
         front.add_column("suppressed", justify="right")
         front.add_column("levels")
         for point in report.tradeoff:
-            levels = ", ".join(f"{k}={v}" for k, v in point["node"].items())
+            levels = " ".join(str(v) for v in point["node"].values())
             front.add_row(_fmt(point["value"]), str(point["suppressed"]), levels)
         console.print(front)
     if report.information_loss is not None:
