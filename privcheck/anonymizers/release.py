@@ -49,18 +49,18 @@ def materialise(
     rows are suppressed records (all False unless they are written as ``*``)."""
     drop = set(removed_columns(data, policy))
     columns = [c for c in data.columns if c not in drop]
-    out = pd.DataFrame({c: data[c].to_numpy() for c in columns}, columns=columns)
+    out = data[columns].reset_index(drop=True)
+    star = policy.suppressed_records == "star"
     for col, level in zip(encoded.quasi_identifiers, node, strict=True):
-        labels = np.asarray(col.levels.labels[level], dtype=object)
-        out[col.name] = labels[col.codes_at(level)]
-    if policy.suppressed_records == "star":
-        for col in encoded.quasi_identifiers:
-            values = out[col.name].to_numpy(dtype=object).copy()
-            values[~kept] = SUPPRESSED
-            out[col.name] = values
-        rows = np.arange(len(out))
-    else:
-        rows = np.flatnonzero(kept)
+        labels = list(col.levels.labels[level])
+        codes = col.codes_at(level)
+        if star:
+            codes = np.where(kept, codes, len(labels))
+            labels.append(SUPPRESSED)
+        # the few labels become a column once (dtype inferred as for the whole column), then
+        # one take: no Python string object per record
+        out[col.name] = pd.Series(np.asarray(labels, dtype=object)).array.take(codes)
+    rows = np.arange(len(out)) if star else np.flatnonzero(kept)
     if not keep_order:
         rows = np.random.default_rng(seed).permutation(rows)
     return out.iloc[rows].reset_index(drop=True), ~kept[rows]
