@@ -231,18 +231,23 @@ def _drop_empty(table: ClassTable) -> ClassTable:
     )
 
 
-def rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
-    """The class table at the coarser ``node``, re-aggregated from ``table`` (not from the rows)."""
+def rollup(table: ClassTable, node: tuple[int, ...], *, validate: bool = True) -> ClassTable:
+    """The class table at the coarser ``node``, re-aggregated from ``table`` (not from the rows).
+
+    ``validate=False`` skips checking that ``node`` is a valid node at or above ``table.node``:
+    for a search that has checked its nodes already and rolls up thousands of small tables, where
+    the Python loops of the checks are a noticeable share of a rollup.
+    """
     node = tuple(node)
-    encoded = table.encoded
-    _check_node(encoded, node)
-    if any(hi < lo for lo, hi in zip(table.node, node, strict=True)):
-        raise ValueError(f"rollup goes to coarser nodes only: {table.node} → {node}")
+    if validate:
+        _check_node(table.encoded, node)
+        if any(hi < lo for lo, hi in zip(table.node, node, strict=True)):
+            raise ValueError(f"rollup goes to coarser nodes only: {table.node} → {node}")
     return _rollup(table, node)
 
 
 def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
-    """``rollup`` without the checks (searches pass lattice nodes above the table's node).
+    """``rollup`` of a valid node.
 
     A search rolls up thousands of small tables, so this is written for few numpy passes:
     each column's level map is pre-multiplied by its radix and gathered with ``take`` (half the

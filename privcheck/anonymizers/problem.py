@@ -45,6 +45,9 @@ from privcheck.policy import ModelConfig
 MAX_LATTICE = 5_000_000
 #: classes over all class tables kept for rolling up (~70-100 bytes each)
 _CACHE_CLASSES = 2_000_000
+#: lattices up to this many nodes index the table cache by node as well (16 bytes a node)
+_GRID_NODES = 1 << 20
+_NONE = np.iinfo(np.int64).max
 
 Progress = Callable[[int, int], None]
 
@@ -144,6 +147,8 @@ class NodeEvaluator:
             root = count(self.encoded, at, track_records=False)
         self._root = root
         root = root.node
+        self._lower: Node = tuple(int(v) for v in root)
+        self._heights: Node = tuple(int(v) for v in self.encoded.heights)
         # the cache of class tables: slots in parallel arrays, so finding the smallest cached
         # table below a node is one vectorised comparison
         width, cap = len(root), 64
@@ -154,6 +159,16 @@ class NodeEvaluator:
         self._free = list(range(cap - 1, -1, -1))
         self._slot_of: dict[Node, int] = {}
         self._order: deque[int] = deque()
+        # on a small lattice, the cache is also laid out as the lattice (class count and slot
+        # of each cached node): the cached nodes below a node are then a box of that grid, one
+        # slice and argmin, where the scan over the slots compares every cached node (and a
+        # search caches thousands) on every evaluation
+        shape = tuple(h - lo + 1 for h, lo in zip(self._heights, self._lower, strict=True))
+        self._grid: np.ndarray | None = None
+        self._grid_slot: np.ndarray | None = None
+        if width > 0 and int(np.prod(shape, dtype=np.int64)) <= _GRID_NODES:
+            self._grid = np.full(shape, _NONE, dtype=np.int64)
+            self._grid_slot = np.zeros(shape, dtype=np.int64)
         self._cached_classes = 0
 
     # ------------------------------------------------------------------ class tables
@@ -163,17 +178,34 @@ class NodeEvaluator:
         slot = self._slot_of.get(node)
         if slot is not None:
             return self._tables[slot]
+        if len(node) != len(self._lower) or not all(
+            lo <= v <= h for v, lo, h in zip(node, self._lower, self._heights, strict=True)
+        ):
+            raise ValueError(f"node {node} is outside the lattice {self._lower}..{self._heights}")
         source = self._root
         if self._slot_of:
-            below = self._valid & (self._nodes <= np.asarray(node)).all(axis=1)
-            if below.any():
-                sizes = np.where(below, self._n_classes, np.iinfo(np.int64).max)
-                best = int(np.argmin(sizes))
-                if sizes[best] < source.n_classes:
-                    source = self._tables[best]
-        table = rollup(source, node) if node != source.node else source
+            best = self._smallest_below(node)
+            if best >= 0 and self._n_classes[best] < source.n_classes:
+                source = self._tables[best]
+        # the node was checked above and the source is below it: rollup's own checks are
+        # Python loops a search would pay on every evaluation
+        table = rollup(source, node, validate=False) if node != source.node else source
         self._remember(node, table)
         return table
+
+    def _smallest_below(self, node: Node) -> int:
+        """The slot of the cached table with fewest classes at or below ``node`` (−1: none)."""
+        if self._grid is not None:
+            box = tuple(slice(0, v - lo + 1) for v, lo in zip(node, self._lower, strict=True))
+            sizes = self._grid[box]
+            best = int(sizes.argmin())
+            if sizes.flat[best] == _NONE:
+                return -1
+            return int(self._grid_slot[box].flat[best])
+        below = self._valid & (self._nodes <= np.asarray(node)).all(axis=1)
+        if not below.any():
+            return -1
+        return int(np.argmin(np.where(below, self._n_classes, _NONE)))
 
     def _remember(self, node: Node, table: ClassTable) -> None:
         """Cache a table; the oldest go first once the cache holds too many classes."""
@@ -190,13 +222,20 @@ class NodeEvaluator:
         self._valid[slot] = True
         self._tables[slot] = table
         self._slot_of[node] = slot
+        if self._grid is not None:
+            at = tuple(v - lo for v, lo in zip(node, self._lower, strict=True))
+            self._grid[at] = table.n_classes
+            self._grid_slot[at] = slot
         self._order.append(slot)
         self._cached_classes += table.n_classes
         while self._cached_classes > _CACHE_CLASSES and len(self._order) > 1:
             old = self._order.popleft()
             self._cached_classes -= int(self._n_classes[old])
             self._valid[old] = False
-            del self._slot_of[tuple(int(v) for v in self._nodes[old])]
+            gone = tuple(int(v) for v in self._nodes[old])
+            del self._slot_of[gone]
+            if self._grid is not None:
+                self._grid[tuple(v - lo for v, lo in zip(gone, self._lower, strict=True))] = _NONE
             self._tables[old] = None
             self._free.append(old)
 
