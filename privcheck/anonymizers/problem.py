@@ -348,6 +348,17 @@ class SearchProblem:
             hit = self.outcomes[i] = self.evaluator.evaluate(node)
         return hit
 
+    def evaluate_index(self, i: int) -> NodeOutcome:
+        """Evaluate the node numbered ``i`` (memoised; a search's own indices need no check)."""
+        hit = self.outcomes.get(i)
+        if hit is None:
+            hit = self.outcomes[i] = self.evaluator.evaluate(self.lattice.node(i))
+        return hit
+
+    @property
+    def reports_progress(self) -> bool:
+        return self._progress is not None
+
     def progress(self, done: int, total: int | None = None) -> None:
         """Report search progress: ``done`` of ``total`` steps (default: lattice nodes)."""
         if self._progress is not None:
@@ -434,30 +445,32 @@ class Tags:
 
     def record(self, i: int, outcome: NodeOutcome) -> None:
         lat, p = self.problem.lattice, self.problem
-        node = lat.nodes[i]
-        up = lat.up_mask(node) if self.tagging else None
+        node = lat.node(i)
+        # up-sets and down-sets are boxes of the lattice grid: tag them by slice assignment
+        up = lat.up_box(node) if self.tagging else None
         down = None
         if outcome.monotone_ok:
             self.mono_ok[i] = True
             if up is not None:
-                self.mono_ok |= up
+                lat.grid(self.mono_ok)[up] = True
         else:
             self.mono_fail[i] = True
             if self.tagging:
-                down = lat.down_mask(node)
-                self.mono_fail |= down
-                self.fail |= down
+                down = lat.down_box(node)
+                lat.grid(self.mono_fail)[down] = True
+                lat.grid(self.fail)[down] = True
         if outcome.satisfied:
             self.sat[i] = True
             if up is not None and (p.pruning_sound or outcome.clean):
-                self.sat |= up
+                lat.grid(self.sat)[up] = True
         else:
             self.fail[i] = True
             if self.tagging and p.pruning_sound:
-                self.fail |= lat.down_mask(node) if down is None else down
+                lat.grid(self.fail)[lat.down_box(node) if down is None else down] = True
 
     def evaluate(self, i: int) -> NodeOutcome:
-        outcome = self.problem.evaluate(self.problem.lattice.node(i))
+        outcome = self.problem.evaluate_index(i)
         self.record(i, outcome)
-        self.problem.progress(int(self.resolved.sum()))
+        if self.problem.reports_progress:  # counting the resolved nodes is a pass per node
+            self.problem.progress(int(self.resolved.sum()))
         return outcome
