@@ -9,13 +9,15 @@ the class keys through the hierarchies and re-aggregating the table itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from privcheck.encoding import CODE_DTYPE, EncodedTable
 
+#: tables of at least this many classes pack their key columns for rollups (``_packs``)
+_PACK_ROWS = 1 << 12
 #: a dense bincount over the key space is used while it has at most this many cells, or
 #: ``_DENSE_PER_ROW`` cells per row; a sort is cheaper beyond (a search rolls up many small tables)
 _DENSE_LIMIT = 1 << 15
@@ -154,6 +156,10 @@ class ClassTable:
     sizes: np.ndarray
     sensitive: dict[str, SensitiveCounts]
     record_class: np.ndarray | None = None
+    #: rollup's packed key columns (see ``_packs``), built the first time a big table is rolled up
+    packs: list[tuple[list[int], np.ndarray]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def n_classes(self) -> int:
@@ -265,18 +271,38 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
     if not qis or n == 0 or space >= _KEY_LIMIT:
         return _rollup_general(table, node, cards)
     keys = table.keys
-    key = None
-    radix = space
+    radix, weights = space, []
     for j, (c, lo, hi) in enumerate(zip(qis, table.node, node, strict=True)):
         radix //= max(cards[j], 1)
-        if hi != lo:
-            part = np.multiply(c.levels.up(lo, hi), radix, dtype=np.int64).take(keys[:, j])
-        else:
-            part = np.multiply(keys[:, j], radix, dtype=np.int64)
-        if key is None:
-            key = part
-        else:
-            key += part
+        weights.append((c.levels.up(lo, hi), radix) if hi != lo else (None, radix))
+    key = None
+    if n >= _PACK_ROWS:
+        # a few gathers of packed columns through their combined weight tables, not one per
+        # column: a search rolls its biggest table (the first, counted from the records) up to
+        # hundreds of nodes
+        for columns, codes in _packs(table):
+            cells = None
+            for j in columns:
+                up, r = weights[j]
+                if up is None:
+                    up = np.arange(qis[j].cardinality(table.node[j]))
+                w = np.multiply(up, r, dtype=np.int64)
+                cells = w if cells is None else (cells[:, None] + w).reshape(-1)
+            part = cells.take(codes)
+            if key is None:
+                key = part
+            else:
+                key += part
+    else:
+        for j, (up, r) in enumerate(weights):
+            if up is None:
+                part = np.multiply(keys[:, j], r, dtype=np.int64)
+            else:
+                part = np.multiply(up, r, dtype=np.int64).take(keys[:, j])
+            if key is None:
+                key = part
+            else:
+                key += part
     if space <= max(_DENSE_LIMIT, _DENSE_PER_ROW * n):
         present = np.zeros(space, dtype=bool)
         present[key] = True
@@ -295,6 +321,37 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
         if hi != lo:
             new[j] = c.levels.up(lo, hi).take(new[j])
     return _finish(table, node, new.T, inverse, n_classes)
+
+
+def _packs(table: ClassTable) -> list[tuple[list[int], np.ndarray]]:
+    """Consecutive key columns packed into one mixed-radix code per class, each pack's cells
+    (the product of its columns' cardinalities) at most half the classes: a rollup then builds
+    each pack's table of combined-key contributions (small) and gathers it once per pack.
+    Cached on the table."""
+    if table.packs is None:
+        cards = [
+            max(c.cardinality(level), 1)
+            for c, level in zip(table.encoded.quasi_identifiers, table.node, strict=True)
+        ]
+        cap = max(table.n_classes // 2, 1)
+        groups: list[list[int]] = []
+        cells = cap + 1
+        for j, card in enumerate(cards):
+            if cells * card > cap:
+                groups.append([j])
+                cells = card
+            else:
+                groups[-1].append(j)
+                cells *= card
+        packs = []
+        for columns in groups:
+            code = table.keys[:, columns[0]].astype(np.intp)
+            for j in columns[1:]:
+                code *= cards[j]
+                code += table.keys[:, j]
+            packs.append((columns, code))
+        table.packs = packs
+    return table.packs
 
 
 def _rollup_general(table: ClassTable, node: tuple[int, ...], cards: list[int]) -> ClassTable:
