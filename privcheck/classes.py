@@ -16,6 +16,14 @@ import pandas as pd
 
 from privcheck.encoding import CODE_DTYPE, EncodedTable
 
+#: a rollup factorises its key densely up to this many key cells per class (and at least
+#: ``_ROLLUP_DENSE_MIN``, at most ``_ROLLUP_DENSE_MAX`` cells): a cell costs ~0.15 ns (zeroing and
+#: scanning a byte mask), a sorted hash factorisation ~45 ns per class, and the key spaces of a
+#: search's mid-lattice nodes are often 10-100× its classes; beyond a few MB the scattered writes
+#: fault in fresh pages and the factorisation wins again
+_ROLLUP_DENSE_PER_ROW = 64
+_ROLLUP_DENSE_MIN = 1 << 16
+_ROLLUP_DENSE_MAX = 1 << 20
 #: tables of at least this many classes pack their key columns for rollups (``_packs``)
 _PACK_ROWS = 1 << 12
 #: a dense bincount over the key space is used while it has at most this many cells, or
@@ -303,7 +311,7 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
                 key = part
             else:
                 key += part
-    if space <= max(_DENSE_LIMIT, _DENSE_PER_ROW * n):
+    if space <= max(_ROLLUP_DENSE_MIN, min(_ROLLUP_DENSE_PER_ROW * n, _ROLLUP_DENSE_MAX)):
         present = np.zeros(space, dtype=bool)
         present[key] = True
         cells = np.flatnonzero(present)

@@ -300,8 +300,8 @@ def test_adult_rollup_paths_equal_count(adult_frame, monkeypatch, dense):
 
     monkeypatch.setattr(classes, "_PACK_ROWS", 1)
     if not dense:
-        monkeypatch.setattr(classes, "_DENSE_LIMIT", 0)
-        monkeypatch.setattr(classes, "_DENSE_PER_ROW", 0)
+        monkeypatch.setattr(classes, "_ROLLUP_DENSE_MIN", 0)
+        monkeypatch.setattr(classes, "_ROLLUP_DENSE_PER_ROW", 0)
     policy = parse_policy(
         adult_policy(ADULT_QIS, "salary-class", [{"model": "k-anonymity", "k": 2}])
     )
