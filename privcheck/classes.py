@@ -164,6 +164,9 @@ class ClassTable:
     sizes: np.ndarray
     sensitive: dict[str, SensitiveCounts]
     record_class: np.ndarray | None = None
+    #: each class's combined key (mixed radix over the key columns' cardinalities, ascending),
+    #: kept by ``rollup`` for the next rollup from this table (see ``_combined_key``)
+    combined: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
     #: rollup's packed key columns (see ``_packs``), built the first time a big table is rolled up
     packs: list[tuple[list[int], np.ndarray]] | None = field(
         default=None, init=False, repr=False, compare=False
@@ -279,15 +282,87 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
     if not qis or n == 0 or space >= _KEY_LIMIT:
         return _rollup_general(table, node, cards)
     keys = table.keys
-    radix, weights = space, []
+    key = _combined_key(table, node, cards, space)
+    if space <= max(_ROLLUP_DENSE_MIN, min(_ROLLUP_DENSE_PER_ROW * n, _ROLLUP_DENSE_MAX)):
+        present = np.zeros(space, dtype=bool)
+        present[key] = True
+        cells = np.flatnonzero(present)
+        n_classes = len(cells)
+        lookup = np.empty(space, dtype=np.intp)
+        lookup[cells] = np.arange(n_classes)
+        inverse = lookup.take(key)
+    else:
+        inverse, cells = pd.factorize(key, sort=True, size_hint=min(n, _HASH_HINT))
+        inverse = inverse.astype(np.int64, copy=False)
+        cells = np.asarray(cells, dtype=np.int64)
+        n_classes = len(cells)
+    rep = np.empty(n_classes, dtype=np.intp)
+    rep[inverse] = np.arange(n)  # any row of each class: they all carry the class's codes
+    new = keys.T.take(rep, axis=1).astype(CODE_DTYPE, copy=False)
     for j, (c, lo, hi) in enumerate(zip(qis, table.node, node, strict=True)):
-        radix //= max(cards[j], 1)
-        weights.append((c.levels.up(lo, hi), radix) if hi != lo else (None, radix))
+        if hi != lo:
+            new[j] = c.levels.up(lo, hi).take(new[j])
+    out = _finish(table, node, new.T, inverse, n_classes)
+    out.combined = cells
+    return out
+
+
+def _combined_key(
+    table: ClassTable, node: tuple[int, ...], cards: list[int], space: int
+) -> np.ndarray:
+    """The combined key at ``node`` (mixed radix over ``cards``, whose product is ``space``) of
+    each class of ``table``, by the cheapest of three routes.
+
+    A table made by ``rollup`` keeps its own combined key ``K``; when the changed columns span
+    ``f..m``, the new key is ``K`` plus, per column of ``f..m``, a gathered difference of its
+    weights, plus the prefix ``K // (card_f·R_f)`` (the columns before ``f``) times the change of
+    its radix; the columns after ``m`` keep their radix and cost nothing. A search's walk along the
+    border raises one column at a time, so this is a handful of passes instead of two per column.
+    Otherwise each column's weights (level map × radix) are gathered and summed — through packed
+    columns (``_packs``) for a big table, which a search rolls up to hundreds of nodes.
+    """
+    qis = table.encoded.quasi_identifiers
+    keys = table.keys
+    width = len(qis)
+    radix, radix_old = [0] * width, [0] * width
+    r = r_old = 1
+    for j in range(width - 1, -1, -1):
+        radix[j], radix_old[j] = r, r_old
+        r *= max(cards[j], 1)
+        r_old *= max(qis[j].cardinality(table.node[j]), 1)
+    changed = [j for j, (lo, hi) in enumerate(zip(table.node, node, strict=True)) if hi != lo]
+    combined = table.combined
+    if combined is not None and changed and 2 * (changed[-1] - changed[0]) + 5 <= 2 * width:
+        f, m = changed[0], changed[-1]
+        key = None
+        for j in range(f, m + 1):
+            lo, hi = table.node[j], node[j]
+            if hi == lo and radix[j] == radix_old[j]:
+                continue
+            old = np.arange(qis[j].cardinality(lo), dtype=np.int64)
+            new = old if hi == lo else qis[j].levels.up(lo, hi)
+            w = np.multiply(new, radix[j], dtype=np.int64)
+            w -= old * radix_old[j]
+            part = w.take(keys[:, j])
+            if key is None:
+                key = part
+            else:
+                key += part
+        key = combined.copy() if key is None else np.add(key, combined, out=key)
+        # the prefix (columns before f) keeps its value; only its radix changes
+        step = max(qis[f].cardinality(table.node[f]), 1) * radix_old[f]
+        coef = max(cards[f], 1) * radix[f] - step
+        if f > 0 and coef != 0:
+            prefix = combined // step
+            prefix *= coef
+            key += prefix
+        return key
+    weights = [
+        (qis[j].levels.up(lo, hi) if hi != lo else None, radix[j])
+        for j, (lo, hi) in enumerate(zip(table.node, node, strict=True))
+    ]
     key = None
-    if n >= _PACK_ROWS:
-        # a few gathers of packed columns through their combined weight tables, not one per
-        # column: a search rolls its biggest table (the first, counted from the records) up to
-        # hundreds of nodes
+    if table.n_classes >= _PACK_ROWS:
         for columns, codes in _packs(table):
             cells = None
             for j in columns:
@@ -301,34 +376,17 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
                 key = part
             else:
                 key += part
-    else:
-        for j, (up, r) in enumerate(weights):
-            if up is None:
-                part = np.multiply(keys[:, j], r, dtype=np.int64)
-            else:
-                part = np.multiply(up, r, dtype=np.int64).take(keys[:, j])
-            if key is None:
-                key = part
-            else:
-                key += part
-    if space <= max(_ROLLUP_DENSE_MIN, min(_ROLLUP_DENSE_PER_ROW * n, _ROLLUP_DENSE_MAX)):
-        present = np.zeros(space, dtype=bool)
-        present[key] = True
-        cells = np.flatnonzero(present)
-        n_classes = len(cells)
-        lookup = np.empty(space, dtype=np.intp)
-        lookup[cells] = np.arange(n_classes)
-        inverse = lookup.take(key)
-    else:
-        inverse, n_classes = _factorize_sorted(key)
-        inverse = inverse.astype(np.int64, copy=False)
-    rep = np.empty(n_classes, dtype=np.intp)
-    rep[inverse] = np.arange(n)  # any row of each class: they all carry the class's codes
-    new = keys.T.take(rep, axis=1).astype(CODE_DTYPE, copy=False)
-    for j, (c, lo, hi) in enumerate(zip(qis, table.node, node, strict=True)):
-        if hi != lo:
-            new[j] = c.levels.up(lo, hi).take(new[j])
-    return _finish(table, node, new.T, inverse, n_classes)
+        return key
+    for j, (up, r) in enumerate(weights):
+        if up is None:
+            part = np.multiply(keys[:, j], r, dtype=np.int64)
+        else:
+            part = np.multiply(up, r, dtype=np.int64).take(keys[:, j])
+        if key is None:
+            key = part
+        else:
+            key += part
+    return key
 
 
 def _packs(table: ClassTable) -> list[tuple[list[int], np.ndarray]]:
