@@ -166,6 +166,30 @@ class Lattice:
         """The down-set of ``node`` as slices of ``grid`` (see ``up_box``)."""
         return tuple(slice(0, max(v - lo + 1, 0)) for v, lo in zip(node, self.lower, strict=True))
 
+    def boxes_at(self, index: int) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
+        """``(up_box, down_box)`` of the node numbered ``index``, from per-level slices built
+        once: a search tags a cone per evaluated node, and building the slices node by node was
+        most of the tagging's cost."""
+        levels = self.nodes[int(index)].tolist()
+        ups, downs = self._level_slices
+        return (
+            tuple([s[v] for s, v in zip(ups, levels, strict=True)]),
+            tuple([s[v] for s, v in zip(downs, levels, strict=True)]),
+        )
+
+    @cached_property
+    def _level_slices(self) -> tuple[list[list[slice]], list[list[slice]]]:
+        """Per quasi-identifier and level (inside the lattice): the up-set and down-set slice."""
+        ups = [
+            [slice(max(v - lo, 0), None) for v in range(h + 1)]
+            for lo, h in zip(self.lower, self.heights, strict=True)
+        ]
+        downs = [
+            [slice(0, max(v - lo + 1, 0)) for v in range(h + 1)]
+            for lo, h in zip(self.lower, self.heights, strict=True)
+        ]
+        return ups, downs
+
     def grid(self, mask: np.ndarray) -> np.ndarray:
         """A per-node array viewed with one axis per quasi-identifier (levels above ``lower``):
         writes through the view land in ``mask`` (which must be contiguous)."""

@@ -63,6 +63,7 @@ def test_numbering_neighbours_and_cones(heights, data):
     tagged = np.zeros(lat.size, dtype=bool)
     lat.grid(tagged)[lat.up_box(anywhere)] = True
     assert np.array_equal(tagged, ge)
+    assert lat.boxes_at(lat.index(node)) == (lat.up_box(node), lat.down_box(node))
     succ = {m for m in every if sum(m) == sum(node) + 1 and m in up}
     pred = {m for m in every if sum(m) == sum(node) - 1 and m in down}
     assert set(lat.successors(node)) == succ

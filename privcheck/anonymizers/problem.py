@@ -445,18 +445,15 @@ class Tags:
 
     def record(self, i: int, outcome: NodeOutcome) -> None:
         lat, p = self.problem.lattice, self.problem
-        node = lat.node(i)
         # up-sets and down-sets are boxes of the lattice grid: tag them by slice assignment
-        up = lat.up_box(node) if self.tagging else None
-        down = None
+        up, down = lat.boxes_at(i) if self.tagging else (None, None)
         if outcome.monotone_ok:
             self.mono_ok[i] = True
             if up is not None:
                 lat.grid(self.mono_ok)[up] = True
         else:
             self.mono_fail[i] = True
-            if self.tagging:
-                down = lat.down_box(node)
+            if down is not None:
                 lat.grid(self.mono_fail)[down] = True
                 lat.grid(self.fail)[down] = True
         if outcome.satisfied:
@@ -465,8 +462,9 @@ class Tags:
                 lat.grid(self.sat)[up] = True
         else:
             self.fail[i] = True
-            if self.tagging and p.pruning_sound:
-                lat.grid(self.fail)[lat.down_box(node) if down is None else down] = True
+            # (a monotone failure has tagged the down-set already)
+            if down is not None and p.pruning_sound and outcome.monotone_ok:
+                lat.grid(self.fail)[down] = True
 
     def evaluate(self, i: int) -> NodeOutcome:
         outcome = self.problem.evaluate_index(i)
