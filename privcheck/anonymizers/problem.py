@@ -256,9 +256,11 @@ class NodeEvaluator:
         violating = int(sizes[~ok].sum())
         if violating > limit:
             return NodeOutcome(node, False, False, False, violating, table.n_classes), ok
-        for ev in evaluate_models(table, self.other_configs):
-            ok &= ev.class_ok
-        suppressed = int(sizes[~ok].sum())
+        suppressed = violating
+        if self.other_configs:  # (else nothing more is suppressed: skip the passes)
+            for ev in evaluate_models(table, self.other_configs):
+                ok &= ev.class_ok
+            suppressed = int(sizes[~ok].sum())
         if suppressed == 0:
             return NodeOutcome(node, True, True, True, 0, table.n_classes), ok
         if suppressed <= limit and self.dependent_configs:
