@@ -9,13 +9,23 @@ the class keys through the hierarchies and re-aggregating the table itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from privcheck.encoding import CODE_DTYPE, EncodedTable
 
+#: a rollup factorises its key densely up to this many key cells per class (and at least
+#: ``_ROLLUP_DENSE_MIN``, at most ``_ROLLUP_DENSE_MAX`` cells): a cell costs ~0.15 ns (zeroing and
+#: scanning a byte mask), a sorted hash factorisation ~45 ns per class, and the key spaces of a
+#: search's mid-lattice nodes are often 10-100× its classes; beyond a few MB the scattered writes
+#: fault in fresh pages and the factorisation wins again
+_ROLLUP_DENSE_PER_ROW = 64
+_ROLLUP_DENSE_MIN = 1 << 16
+_ROLLUP_DENSE_MAX = 1 << 20
+#: tables of at least this many classes pack their key columns for rollups (``_packs``)
+_PACK_ROWS = 1 << 12
 #: a dense bincount over the key space is used while it has at most this many cells, or
 #: ``_DENSE_PER_ROW`` cells per row; a sort is cheaper beyond (a search rolls up many small tables)
 _DENSE_LIMIT = 1 << 15
@@ -154,6 +164,13 @@ class ClassTable:
     sizes: np.ndarray
     sensitive: dict[str, SensitiveCounts]
     record_class: np.ndarray | None = None
+    #: each class's combined key (mixed radix over the key columns' cardinalities, ascending),
+    #: kept by ``rollup`` for the next rollup from this table (see ``_combined_key``)
+    combined: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+    #: rollup's packed key columns (see ``_packs``), built the first time a big table is rolled up
+    packs: list[tuple[list[int], np.ndarray]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def n_classes(self) -> int:
@@ -231,26 +248,200 @@ def _drop_empty(table: ClassTable) -> ClassTable:
     )
 
 
-def rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
-    """The class table at the coarser ``node``, re-aggregated from ``table`` (not from the rows)."""
+def rollup(table: ClassTable, node: tuple[int, ...], *, validate: bool = True) -> ClassTable:
+    """The class table at the coarser ``node``, re-aggregated from ``table`` (not from the rows).
+
+    ``validate=False`` skips checking that ``node`` is a valid node at or above ``table.node``:
+    for a search that has checked its nodes already and rolls up thousands of small tables, where
+    the Python loops of the checks are a noticeable share of a rollup.
+    """
     node = tuple(node)
+    if validate:
+        _check_node(table.encoded, node)
+        if any(hi < lo for lo, hi in zip(table.node, node, strict=True)):
+            raise ValueError(f"rollup goes to coarser nodes only: {table.node} → {node}")
+    return _rollup(table, node)
+
+
+def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
+    """``rollup`` of a valid node.
+
+    A search rolls up thousands of small tables, so this is written for few numpy passes:
+    each column's level map is pre-multiplied by its radix and gathered with ``take`` (half the
+    cost of fancy indexing with int32 indices) straight into the combined key; the key is
+    factorised densely through its non-empty cells (``flatnonzero`` of a byte mask instead of a
+    running count over the whole key space); and the new keys come from one column-wise
+    ``take`` of any row of each class (every row of a class has the same coarser codes).
+    """
+    qis = table.encoded.quasi_identifiers
+    cards = [c.cardinality(level) for c, level in zip(qis, node, strict=True)]
+    space = 1
+    for card in cards:
+        space *= max(card, 1)
+    n = table.n_classes
+    if not qis or n == 0 or space >= _KEY_LIMIT:
+        return _rollup_general(table, node, cards)
+    keys = table.keys
+    key = _combined_key(table, node, cards, space)
+    if space <= max(_ROLLUP_DENSE_MIN, min(_ROLLUP_DENSE_PER_ROW * n, _ROLLUP_DENSE_MAX)):
+        present = np.zeros(space, dtype=bool)
+        present[key] = True
+        cells = np.flatnonzero(present)
+        n_classes = len(cells)
+        lookup = np.empty(space, dtype=np.intp)
+        lookup[cells] = np.arange(n_classes)
+        inverse = lookup.take(key)
+    else:
+        inverse, cells = pd.factorize(key, sort=True, size_hint=min(n, _HASH_HINT))
+        inverse = inverse.astype(np.int64, copy=False)
+        cells = np.asarray(cells, dtype=np.int64)
+        n_classes = len(cells)
+    rep = np.empty(n_classes, dtype=np.intp)
+    rep[inverse] = np.arange(n)  # any row of each class: they all carry the class's codes
+    new = keys.T.take(rep, axis=1).astype(CODE_DTYPE, copy=False)
+    for j, (c, lo, hi) in enumerate(zip(qis, table.node, node, strict=True)):
+        if hi != lo:
+            new[j] = c.levels.up(lo, hi).take(new[j])
+    out = _finish(table, node, new.T, inverse, n_classes)
+    out.combined = cells
+    return out
+
+
+def _combined_key(
+    table: ClassTable, node: tuple[int, ...], cards: list[int], space: int
+) -> np.ndarray:
+    """The combined key at ``node`` (mixed radix over ``cards``, whose product is ``space``) of
+    each class of ``table``, by the cheapest of three routes.
+
+    A table made by ``rollup`` keeps its own combined key ``K``; when the changed columns span
+    ``f..m``, the new key is ``K`` plus, per column of ``f..m``, a gathered difference of its
+    weights, plus the prefix ``K // (card_f·R_f)`` (the columns before ``f``) times the change of
+    its radix; the columns after ``m`` keep their radix and cost nothing. A search's walk along the
+    border raises one column at a time, so this is a handful of passes instead of two per column.
+    Otherwise each column's weights (level map × radix) are gathered and summed — through packed
+    columns (``_packs``) for a big table, which a search rolls up to hundreds of nodes.
+    """
+    qis = table.encoded.quasi_identifiers
+    keys = table.keys
+    width = len(qis)
+    radix, radix_old = [0] * width, [0] * width
+    r = r_old = 1
+    for j in range(width - 1, -1, -1):
+        radix[j], radix_old[j] = r, r_old
+        r *= max(cards[j], 1)
+        r_old *= max(qis[j].cardinality(table.node[j]), 1)
+    changed = [j for j, (lo, hi) in enumerate(zip(table.node, node, strict=True)) if hi != lo]
+    combined = table.combined
+    if combined is not None and changed and 2 * (changed[-1] - changed[0]) + 5 <= 2 * width:
+        f, m = changed[0], changed[-1]
+        key = None
+        for j in range(f, m + 1):
+            lo, hi = table.node[j], node[j]
+            if hi == lo and radix[j] == radix_old[j]:
+                continue
+            old = np.arange(qis[j].cardinality(lo), dtype=np.int64)
+            new = old if hi == lo else qis[j].levels.up(lo, hi)
+            w = np.multiply(new, radix[j], dtype=np.int64)
+            w -= old * radix_old[j]
+            part = w.take(keys[:, j])
+            if key is None:
+                key = part
+            else:
+                key += part
+        key = combined.copy() if key is None else np.add(key, combined, out=key)
+        # the prefix (columns before f) keeps its value; only its radix changes
+        step = max(qis[f].cardinality(table.node[f]), 1) * radix_old[f]
+        coef = max(cards[f], 1) * radix[f] - step
+        if f > 0 and coef != 0:
+            prefix = combined // step
+            prefix *= coef
+            key += prefix
+        return key
+    weights = [
+        (qis[j].levels.up(lo, hi) if hi != lo else None, radix[j])
+        for j, (lo, hi) in enumerate(zip(table.node, node, strict=True))
+    ]
+    key = None
+    if table.n_classes >= _PACK_ROWS:
+        for columns, codes in _packs(table):
+            cells = None
+            for j in columns:
+                up, r = weights[j]
+                if up is None:
+                    up = np.arange(qis[j].cardinality(table.node[j]))
+                w = np.multiply(up, r, dtype=np.int64)
+                cells = w if cells is None else (cells[:, None] + w).reshape(-1)
+            part = cells.take(codes)
+            if key is None:
+                key = part
+            else:
+                key += part
+        return key
+    for j, (up, r) in enumerate(weights):
+        if up is None:
+            part = np.multiply(keys[:, j], r, dtype=np.int64)
+        else:
+            part = np.multiply(up, r, dtype=np.int64).take(keys[:, j])
+        if key is None:
+            key = part
+        else:
+            key += part
+    return key
+
+
+def _packs(table: ClassTable) -> list[tuple[list[int], np.ndarray]]:
+    """Consecutive key columns packed into one mixed-radix code per class, each pack's cells
+    (the product of its columns' cardinalities) at most half the classes: a rollup then builds
+    each pack's table of combined-key contributions (small) and gathers it once per pack.
+    Cached on the table."""
+    if table.packs is None:
+        cards = [
+            max(c.cardinality(level), 1)
+            for c, level in zip(table.encoded.quasi_identifiers, table.node, strict=True)
+        ]
+        cap = max(table.n_classes // 2, 1)
+        groups: list[list[int]] = []
+        cells = cap + 1
+        for j, card in enumerate(cards):
+            if cells * card > cap:
+                groups.append([j])
+                cells = card
+            else:
+                groups[-1].append(j)
+                cells *= card
+        packs = []
+        for columns in groups:
+            code = table.keys[:, columns[0]].astype(np.intp)
+            for j in columns[1:]:
+                code *= cards[j]
+                code += table.keys[:, j]
+            packs.append((columns, code))
+        table.packs = packs
+    return table.packs
+
+
+def _rollup_general(table: ClassTable, node: tuple[int, ...], cards: list[int]) -> ClassTable:
+    """The rollup through ``group`` (no quasi-identifiers, or a key space beyond int64)."""
     encoded = table.encoded
-    _check_node(encoded, node)
-    if any(hi < lo for lo, hi in zip(table.node, node, strict=True)):
-        raise ValueError(f"rollup goes to coarser nodes only: {table.node} → {node}")
     cols = [
         c.levels.up(lo, hi)[table.keys[:, j]] if hi != lo else table.keys[:, j]
         for j, (c, lo, hi) in enumerate(
             zip(encoded.quasi_identifiers, table.node, node, strict=True)
         )
     ]
-    cards = [c.cardinality(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
     if cols:
         inverse, n_classes = group(cols, cards)
     else:
         inverse, n_classes = np.zeros(table.n_classes, dtype=np.int64), int(table.n_classes > 0)
     first = first_rows(inverse, n_classes)
     keys = _stack_keys([c[first] for c in cols], n_classes)
+    return _finish(table, node, keys, inverse, n_classes)
+
+
+def _finish(
+    table: ClassTable, node: tuple[int, ...], keys: np.ndarray, inverse: np.ndarray, n_classes: int
+) -> ClassTable:
+    """Re-aggregate sizes, sensitive counts and record classes through ``inverse``."""
     sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
     sensitive = {
         name: SensitiveCounts.from_pairs(
@@ -259,7 +450,7 @@ def rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
         for name, s in table.sensitive.items()
     }
     record_class = None if table.record_class is None else inverse[table.record_class]
-    return ClassTable(encoded, node, keys, sizes, sensitive, record_class)
+    return ClassTable(table.encoded, node, keys, sizes, sensitive, record_class)
 
 
 def _stack_keys(columns: list[np.ndarray], n_classes: int) -> np.ndarray:

@@ -79,7 +79,7 @@ class Lattice:
 
     def node(self, index: int) -> Node:
         """The node numbered ``index``."""
-        return tuple(int(v) for v in self.nodes[int(index)])
+        return tuple(self.nodes[int(index)].tolist())
 
     @cached_property
     def nodes(self) -> np.ndarray:
@@ -146,11 +146,56 @@ class Lattice:
     # ------------------------------------------------------------------ sets of nodes
     def up_mask(self, node: Sequence[int]) -> np.ndarray:
         """Nodes that generalize ``node`` (itself included)."""
-        return (self.nodes >= np.asarray(node, dtype=np.int64)).all(axis=1)
+        out = np.zeros(self.shape, dtype=bool)
+        out[self.up_box(node)] = True
+        return out.reshape(-1)
 
     def down_mask(self, node: Sequence[int]) -> np.ndarray:
         """Nodes that ``node`` generalizes (itself included)."""
-        return (self.nodes <= np.asarray(node, dtype=np.int64)).all(axis=1)
+        out = np.zeros(self.shape, dtype=bool)
+        out[self.down_box(node)] = True
+        return out.reshape(-1)
+
+    def up_box(self, node: Sequence[int]) -> tuple[slice, ...]:
+        """The up-set of ``node`` as slices of ``grid``: in the mixed-radix numbering a node's
+        up-set (down-set) is a box, so a search tags it with one slice assignment instead of
+        comparing every node of the lattice with ``node``."""
+        return tuple(slice(max(v - lo, 0), None) for v, lo in zip(node, self.lower, strict=True))
+
+    def down_box(self, node: Sequence[int]) -> tuple[slice, ...]:
+        """The down-set of ``node`` as slices of ``grid`` (see ``up_box``)."""
+        return tuple(slice(0, max(v - lo + 1, 0)) for v, lo in zip(node, self.lower, strict=True))
+
+    def boxes_at(self, index: int) -> tuple[tuple[slice, ...], tuple[slice, ...]]:
+        """``(up_box, down_box)`` of the node numbered ``index``, from per-level slices built
+        once: a search tags a cone per evaluated node, and building the slices node by node was
+        most of the tagging's cost."""
+        levels = self.nodes[int(index)].tolist()
+        ups, downs = self._level_slices
+        return (
+            tuple([s[v] for s, v in zip(ups, levels, strict=True)]),
+            tuple([s[v] for s, v in zip(downs, levels, strict=True)]),
+        )
+
+    @cached_property
+    def _level_slices(self) -> tuple[list[list[slice]], list[list[slice]]]:
+        """Per quasi-identifier and level (inside the lattice): the up-set and down-set slice."""
+        ups = [
+            [slice(max(v - lo, 0), None) for v in range(h + 1)]
+            for lo, h in zip(self.lower, self.heights, strict=True)
+        ]
+        downs = [
+            [slice(0, max(v - lo + 1, 0)) for v in range(h + 1)]
+            for lo, h in zip(self.lower, self.heights, strict=True)
+        ]
+        return ups, downs
+
+    def grid(self, mask: np.ndarray) -> np.ndarray:
+        """A per-node array viewed with one axis per quasi-identifier (levels above ``lower``):
+        writes through the view land in ``mask`` (which must be contiguous)."""
+        if not mask.flags.c_contiguous:  # reshape would copy, and writes would be lost
+            raise ValueError("grid needs a contiguous per-node array")
+        return mask.reshape(self.shape)
 
     def upward_closure(self, mask: np.ndarray) -> np.ndarray:
         """``mask`` plus every generalization of a node in it (one pass per height layer)."""

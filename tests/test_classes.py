@@ -290,3 +290,27 @@ def test_adult_rollup_equals_count(adult_frame, node):
     middle = tuple(lv // 2 for lv in node)
     assert_same_table(rollup(bottom, node), count(encoded, node))
     assert_same_table(rollup(rollup(bottom, middle), node), count(encoded, node))
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_adult_rollup_paths_equal_count(adult_frame, monkeypatch, dense):
+    """Every table packs its key columns (not only the big ones), and the key is factorised by
+    sorting as well as densely: the same tables either way."""
+    import privcheck.classes as classes
+
+    monkeypatch.setattr(classes, "_PACK_ROWS", 1)
+    if not dense:
+        monkeypatch.setattr(classes, "_ROLLUP_DENSE_MIN", 0)
+        monkeypatch.setattr(classes, "_ROLLUP_DENSE_PER_ROW", 0)
+    policy = parse_policy(
+        adult_policy(ADULT_QIS, "salary-class", [{"model": "k-anonymity", "k": 2}])
+    )
+    encoded = encode(adult_frame, policy)
+    bottom = count(encoded)
+    for middle, node in [
+        ((0, 0, 0, 1, 0, 0, 0, 0), (0, 0, 0, 1, 1, 0, 0, 0)),
+        ((1, 0, 0, 1, 1, 1, 0, 0), (2, 1, 0, 1, 2, 2, 0, 1)),
+        ((2, 0, 1, 1, 2, 1, 1, 1), (4, 1, 1, 2, 3, 2, 2, 2)),
+    ]:
+        assert_same_table(rollup(bottom, node), count(encoded, node))
+        assert_same_table(rollup(rollup(bottom, middle), node), count(encoded, node))

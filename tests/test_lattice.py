@@ -54,6 +54,16 @@ def test_numbering_neighbours_and_cones(heights, data):
     down = {m for m in every if all(a <= b for a, b in zip(m, node, strict=True))}
     assert {lat.node(i) for i in np.flatnonzero(lat.up_mask(node))} == up
     assert {lat.node(i) for i in np.flatnonzero(lat.down_mask(node))} == down
+    # the masks are boxes of the grid, clipped for a node below the lattice's lower bound
+    anywhere = tuple(data.draw(st.integers(0, h)) for h in heights)
+    ge = (lat.nodes >= np.asarray(anywhere)).all(axis=1)
+    le = (lat.nodes <= np.asarray(anywhere)).all(axis=1)
+    assert np.array_equal(lat.up_mask(anywhere), ge)
+    assert np.array_equal(lat.down_mask(anywhere), le)
+    tagged = np.zeros(lat.size, dtype=bool)
+    lat.grid(tagged)[lat.up_box(anywhere)] = True
+    assert np.array_equal(tagged, ge)
+    assert lat.boxes_at(lat.index(node)) == (lat.up_box(node), lat.down_box(node))
     succ = {m for m in every if sum(m) == sum(node) + 1 and m in up}
     pred = {m for m in every if sum(m) == sum(node) - 1 and m in down}
     assert set(lat.successors(node)) == succ

@@ -46,6 +46,9 @@ from privcheck.policy import ModelConfig
 MAX_LATTICE = 5_000_000
 #: classes over all class tables kept for rolling up (~70-100 bytes each)
 _CACHE_CLASSES = 2_000_000
+#: lattices up to this many nodes index the table cache by node as well (16 bytes a node)
+_GRID_NODES = 1 << 20
+_NONE = np.iinfo(np.int64).max
 
 Progress = Callable[[int, int], None]
 
@@ -145,6 +148,8 @@ class NodeEvaluator:
             root = count(self.encoded, at, track_records=False)
         self._root = root
         root = root.node
+        self._lower: Node = tuple(int(v) for v in root)
+        self._heights: Node = tuple(int(v) for v in self.encoded.heights)
         # the cache of class tables: slots in parallel arrays, so finding the smallest cached
         # table below a node is one vectorised comparison
         width, cap = len(root), 64
@@ -155,6 +160,16 @@ class NodeEvaluator:
         self._free = list(range(cap - 1, -1, -1))
         self._slot_of: dict[Node, int] = {}
         self._order: deque[int] = deque()
+        # on a small lattice, the cache is also laid out as the lattice (class count and slot
+        # of each cached node): the cached nodes below a node are then a box of that grid, one
+        # slice and argmin, where the scan over the slots compares every cached node (and a
+        # search caches thousands) on every evaluation
+        shape = tuple(h - lo + 1 for h, lo in zip(self._heights, self._lower, strict=True))
+        self._grid: np.ndarray | None = None
+        self._grid_slot: np.ndarray | None = None
+        if width > 0 and int(np.prod(shape, dtype=np.int64)) <= _GRID_NODES:
+            self._grid = np.full(shape, _NONE, dtype=np.int64)
+            self._grid_slot = np.zeros(shape, dtype=np.int64)
         self._cached_classes = 0
 
     # ------------------------------------------------------------------ class tables
@@ -164,17 +179,34 @@ class NodeEvaluator:
         slot = self._slot_of.get(node)
         if slot is not None:
             return self._tables[slot]
+        if len(node) != len(self._lower) or not all(
+            lo <= v <= h for v, lo, h in zip(node, self._lower, self._heights, strict=True)
+        ):
+            raise ValueError(f"node {node} is outside the lattice {self._lower}..{self._heights}")
         source = self._root
         if self._slot_of:
-            below = self._valid & (self._nodes <= np.asarray(node)).all(axis=1)
-            if below.any():
-                sizes = np.where(below, self._n_classes, np.iinfo(np.int64).max)
-                best = int(np.argmin(sizes))
-                if sizes[best] < source.n_classes:
-                    source = self._tables[best]
-        table = rollup(source, node) if node != source.node else source
+            best = self._smallest_below(node)
+            if best >= 0 and self._n_classes[best] < source.n_classes:
+                source = self._tables[best]
+        # the node was checked above and the source is below it: rollup's own checks are
+        # Python loops a search would pay on every evaluation
+        table = rollup(source, node, validate=False) if node != source.node else source
         self._remember(node, table)
         return table
+
+    def _smallest_below(self, node: Node) -> int:
+        """The slot of the cached table with fewest classes at or below ``node`` (−1: none)."""
+        if self._grid is not None:
+            box = tuple(slice(0, v - lo + 1) for v, lo in zip(node, self._lower, strict=True))
+            sizes = self._grid[box]
+            best = int(sizes.argmin())
+            if sizes.flat[best] == _NONE:
+                return -1
+            return int(self._grid_slot[box].flat[best])
+        below = self._valid & (self._nodes <= np.asarray(node)).all(axis=1)
+        if not below.any():
+            return -1
+        return int(np.argmin(np.where(below, self._n_classes, _NONE)))
 
     def _remember(self, node: Node, table: ClassTable) -> None:
         """Cache a table; the oldest go first once the cache holds too many classes."""
@@ -191,13 +223,20 @@ class NodeEvaluator:
         self._valid[slot] = True
         self._tables[slot] = table
         self._slot_of[node] = slot
+        if self._grid is not None:
+            at = tuple(v - lo for v, lo in zip(node, self._lower, strict=True))
+            self._grid[at] = table.n_classes
+            self._grid_slot[at] = slot
         self._order.append(slot)
         self._cached_classes += table.n_classes
         while self._cached_classes > _CACHE_CLASSES and len(self._order) > 1:
             old = self._order.popleft()
             self._cached_classes -= int(self._n_classes[old])
             self._valid[old] = False
-            del self._slot_of[tuple(int(v) for v in self._nodes[old])]
+            gone = tuple(int(v) for v in self._nodes[old])
+            del self._slot_of[gone]
+            if self._grid is not None:
+                self._grid[tuple(v - lo for v, lo in zip(gone, self._lower, strict=True))] = _NONE
             self._tables[old] = None
             self._free.append(old)
 
@@ -218,9 +257,11 @@ class NodeEvaluator:
         violating = int(sizes[~ok].sum())
         if violating > limit:
             return NodeOutcome(node, False, False, False, violating, table.n_classes), ok
-        for ev in evaluate_models(table, self.other_configs):
-            ok &= ev.class_ok
-        suppressed = int(sizes[~ok].sum())
+        suppressed = violating
+        if self.other_configs:  # (else nothing more is suppressed: skip the passes)
+            for ev in evaluate_models(table, self.other_configs):
+                ok &= ev.class_ok
+            suppressed = int(sizes[~ok].sum())
         if suppressed == 0:
             return NodeOutcome(node, True, True, True, 0, table.n_classes), ok
         if suppressed <= limit and self.dependent_configs:
@@ -320,6 +361,17 @@ class SearchProblem:
         if hit is None:
             hit = self.outcomes[i] = self.evaluator.evaluate(node)
         return hit
+
+    def evaluate_index(self, i: int) -> NodeOutcome:
+        """Evaluate the node numbered ``i`` (memoised; a search's own indices need no check)."""
+        hit = self.outcomes.get(i)
+        if hit is None:
+            hit = self.outcomes[i] = self.evaluator.evaluate(self.lattice.node(i))
+        return hit
+
+    @property
+    def reports_progress(self) -> bool:
+        return self._progress is not None
 
     def progress(self, done: int, total: int | None = None) -> None:
         """Report search progress: ``done`` of ``total`` steps (default: lattice nodes)."""
@@ -491,30 +543,30 @@ class Tags:
 
     def record(self, i: int, outcome: NodeOutcome) -> None:
         lat, p = self.problem.lattice, self.problem
-        node = lat.nodes[i]
-        up = lat.up_mask(node) if self.tagging else None
-        down = None
+        # up-sets and down-sets are boxes of the lattice grid: tag them by slice assignment
+        up, down = lat.boxes_at(i) if self.tagging else (None, None)
         if outcome.monotone_ok:
             self.mono_ok[i] = True
             if up is not None:
-                self.mono_ok |= up
+                lat.grid(self.mono_ok)[up] = True
         else:
             self.mono_fail[i] = True
-            if self.tagging:
-                down = lat.down_mask(node)
-                self.mono_fail |= down
-                self.fail |= down
+            if down is not None:
+                lat.grid(self.mono_fail)[down] = True
+                lat.grid(self.fail)[down] = True
         if outcome.satisfied:
             self.sat[i] = True
             if up is not None and (p.pruning_sound or outcome.clean):
-                self.sat |= up
+                lat.grid(self.sat)[up] = True
         else:
             self.fail[i] = True
-            if self.tagging and p.pruning_sound:
-                self.fail |= lat.down_mask(node) if down is None else down
+            # (a monotone failure has tagged the down-set already)
+            if down is not None and p.pruning_sound and outcome.monotone_ok:
+                lat.grid(self.fail)[down] = True
 
     def evaluate(self, i: int) -> NodeOutcome:
-        outcome = self.problem.evaluate(self.problem.lattice.node(i))
+        outcome = self.problem.evaluate_index(i)
         self.record(i, outcome)
-        self.problem.progress(int(self.resolved.sum()))
+        if self.problem.reports_progress:  # counting the resolved nodes is a pass per node
+            self.problem.progress(int(self.resolved.sum()))
         return outcome
