@@ -356,11 +356,7 @@ class SearchProblem:
 
     def evaluate(self, node: Sequence[int]) -> NodeOutcome:
         """Evaluate a node of the lattice (memoised)."""
-        i = self.lattice.index(node)
-        hit = self.outcomes.get(i)
-        if hit is None:
-            hit = self.outcomes[i] = self.evaluator.evaluate(node)
-        return hit
+        return self.evaluate_index(self.lattice.index(node))
 
     def evaluate_index(self, i: int) -> NodeOutcome:
         """Evaluate the node numbered ``i`` (memoised; a search's own indices need no check)."""

@@ -93,12 +93,10 @@ def variant_window(p: float, n: int, variant: str = "plain", coverage: float = 1
     n − 1 for the unbounded variants); below 1 the window covering that share of the law,
     replayed on n ranks (`intruder_window`). Plain's window is w either way.
     """
-    variant = check_variant(variant)
-    coverage = check_coverage(coverage)
     w = rank_swap_window(p, n)  # p's range and messages as for plain rank swapping
-    if variant == "plain":
+    if check_variant(variant) == "plain":
         return w
-    return intruder_window(n, p, variant, coverage=coverage)  # coverage 1: certain_window
+    return intruder_window(n, p, variant, coverage=coverage)  # checks coverage; 1: certain
 
 
 def microaggregation_group_bounds(
