@@ -44,7 +44,12 @@ class ModelVerdict(BaseModel):
     model: str = Field(description="Model name, e.g. k-anonymity")
     params: dict[str, Any] = Field(description="The model's parameters from the policy")
     passed: bool
-    value: float | None = Field(description="The level the data achieves (null when unbounded)")
+    value: float | None = Field(
+        description="The level the data achieves; null when unbounded or when there is no class"
+    )
+    unbounded: bool = Field(
+        False, description="The worst class's statistic is infinite (value is then null)"
+    )
     statistic: str = Field(description="What value measures: class size, distinct values, EMD …")
     required: float | None = Field(
         description="The bound value is compared with (k, l, c or t); null for plugin models"
@@ -102,6 +107,7 @@ def verdict_from_report(
                 params=m.params,
                 passed=m.passed,
                 value=m.value,
+                unbounded=m.unbounded,
                 statistic=m.statistic,
                 required=None if req is None else req[0],
                 comparison=None if req is None else req[1],
@@ -136,14 +142,16 @@ def evaluate(
     *,
     name: str | None = None,
     policy_version: str | None = None,
+    allow_empty: bool = False,
 ) -> Verdict:
     """Check ``dataset`` against ``policy`` and return the catalog's Verdict.
 
     ``name`` identifies the dataset in the Verdict (default: the file name, or the DataFrame's
-    ``attrs["name"]``); ``policy_version`` is recorded as given.
+    ``attrs["name"]``); ``policy_version`` is recorded as given. A dataset without records is
+    refused (``DataError``) unless ``allow_empty``.
     """
     policy = load_policy(policy)
-    report = check(dataset, policy, details=False)
+    report = check(dataset, policy, details=False, allow_empty=allow_empty)
     return verdict_from_report(report, policy, _dataset_name(dataset, name), policy_version)
 
 
@@ -177,7 +185,8 @@ def remediate(
 
     policy = load_policy(policy)
     release, _ = anonymize(dataset, policy, algorithm=algorithm, **options)
-    report = check(release, release_policy(policy), details=False)
+    # a release whose every record was suppressed is what the policy allowed: a vacuous pass
+    report = check(release, release_policy(policy), details=False, allow_empty=True)
     name = name or _dataset_name(dataset, None)
     return release, verdict_from_report(report, policy, name, policy_version)
 

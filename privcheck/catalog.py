@@ -37,9 +37,10 @@ def _params_text(params: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
-def _num(value: float | None) -> str:
+def _num(value: float | None, unbounded: bool = False) -> str:
+    """A figure as catalogs show it: 'unbounded' for an infinite statistic, 'n/a' for none."""
     if value is None:
-        return "unbounded"
+        return "unbounded" if unbounded else "n/a"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.6g}"
 
 
@@ -53,7 +54,7 @@ def describe(m: ModelVerdict) -> str:
         if m.passed
         else f"; {m.violating_classes:,} classes ({m.violating_records:,} records) violate it"
     )
-    return f"{head} {outcome}: {m.statistic} {_num(m.value)}{bound}{tail}"
+    return f"{head} {outcome}: {m.statistic} {_num(m.value, m.unbounded)}{bound}{tail}"
 
 
 def _native(m: ModelVerdict) -> dict[str, str]:
@@ -130,7 +131,8 @@ def to_datahub(
             "unexpectedCount": m.violating_records,
             "nativeResults": {
                 "statistic": m.statistic,
-                "value": _num(m.value),
+                "value": _num(m.value, m.unbounded),
+                "unbounded": "true" if m.unbounded else "false",
                 "violating_classes": str(m.violating_classes),
                 "violating_records": str(m.violating_records),
                 "n_classes": str(verdict.n_classes),
@@ -183,7 +185,7 @@ def to_openmetadata(verdict: Verdict, table_fqn: str) -> list[dict[str, Any]]:
     out = []
     for m, name in zip(verdict.models, openmetadata_test_case_names(verdict), strict=True):
         values = [
-            {"name": "value", "value": _num(m.value)},
+            {"name": "value", "value": _num(m.value, m.unbounded)},
             {"name": "statistic", "value": m.statistic},
             {"name": "violatingClasses", "value": str(m.violating_classes)},
             {"name": "violatingRecords", "value": str(m.violating_records)},

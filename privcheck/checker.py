@@ -15,6 +15,7 @@ from privcheck.details import sensitive_distribution, size_histogram, value_hist
 from privcheck.encoding import encode
 from privcheck.engines import WEIGHT, aggregate
 from privcheck.engines import check_policy as engine_check_policy
+from privcheck.errors import DataError
 from privcheck.io import read_table
 from privcheck.models.base import Evaluation, evaluate_models
 from privcheck.plugins import model_registry
@@ -56,6 +57,7 @@ def model_result(
             values=values,
             size=int(table.sizes[c]),
             statistic=float(ev.class_value[c]) if np.isfinite(ev.class_value[c]) else None,
+            unbounded=not np.isfinite(ev.class_value[c]),
             records=recs,
         )
         for c, values, recs in zip(listed, table.class_labels(listed), records, strict=True)
@@ -65,6 +67,7 @@ def model_result(
         params=ev.config.params(),
         passed=ev.passed,
         value=ev.value(),
+        unbounded=ev.unbounded(),
         statistic=ev.statistic,
         violating_classes=len(bad),
         violating_records=int(table.sizes[bad].sum()),
@@ -120,8 +123,13 @@ def check(
     max_violators: int = MAX_VIOLATORS,
     details: bool = False,
     max_groups: int | None = None,
+    allow_empty: bool = False,
 ) -> Report:
     """Check a table against a policy: does every model hold, and who violates it?
+
+    A table without records is refused (``DataError``): in a pre-release hook an empty extract
+    is almost always a broken pipeline, not a safe release. ``allow_empty`` accepts it as a
+    vacuous pass (every model holds; values are null, not infinite).
 
     ``details`` adds the figures the HTML report plots (class-size and per-model histograms, the
     worst classes' sensitive distributions); a plain verdict does not pay for them.
@@ -151,6 +159,8 @@ def check(
             list(encoded.sensitive),
             _since(t),
         )
+        if encoded.n_records == 0 and not allow_empty:
+            raise DataError(no_records_message(source))
         bar.advance()
         t = time.perf_counter()
         table = count(encoded)
@@ -161,6 +171,16 @@ def check(
     report.elapsed_seconds = round(time.perf_counter() - started, 4)
     log.info("check %s in %.3f s", "passed" if report.passed else "failed", report.elapsed_seconds)
     return report
+
+
+def no_records_message(source: str | None) -> str:
+    """Why an empty table is refused, and how to accept it."""
+    what = source or "the data"
+    return (
+        f"{what} has no records (a header only?): an empty extract is usually a broken pipeline, "
+        "not a safe release; pass --allow-empty (API: allow_empty=True) to accept it as a "
+        "vacuous pass"
+    )
 
 
 def _since(t: float) -> float:

@@ -108,6 +108,28 @@ def emit(text: str, output: Path | None) -> None:
             typer.echo(f"wrote {output}", err=True)
 
 
+def guard(
+    outputs: dict[str, Path | None],
+    inputs: list[str | Path | None],
+    policy: Path | None = None,
+    *,
+    directories: tuple[str, ...] = (),
+) -> None:
+    """Refuse outputs that alias an input (data, policy, its hierarchy files …), each other, a
+    directory or a missing folder — before any work, so nothing is written (see
+    ``privcheck.io.guard_outputs``)."""
+    from privcheck.io import guard_outputs
+
+    if all(p is None for p in outputs.values()):
+        return
+    sources = [*inputs, policy]
+    if policy is not None and Path(policy).is_file():
+        from privcheck.policy import load_policy
+
+        sources += load_policy(policy).input_files()
+    guard_outputs(outputs, sources, directories=directories)
+
+
 def render(report, fmt: Format, source: str | None = None) -> str:
     from privcheck.report import render_html, render_text
 
@@ -155,10 +177,19 @@ def check(
     ] = Engine.pandas,
     spark_master: SparkMaster = "local[*]",
     max_groups: MaxGroups = None,
+    allow_empty: Annotated[
+        bool,
+        typer.Option(
+            "--allow-empty",
+            help="Accept a table without records as a vacuous pass (default: exit 2, an empty "
+            "extract is usually a broken pipeline)",
+        ),
+    ] = False,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
+    guard({"--output": output}, [data, graph, linked_with], policy)
     if graph is not None:
         from privcheck.graph.checking import check_graph
 
@@ -183,6 +214,7 @@ def check(
             max_violators=max_violators,
             max_groups=max_groups,
             details=fmt is Format.html,
+            allow_empty=allow_empty,
         )
         report.source = source = str(data)
     emit(render(report, fmt, source), output)
@@ -244,6 +276,12 @@ def anonymize(
 
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
+    guard(
+        {"--output": output, "--report": report},
+        [data, graph, previous],
+        policy,
+        directories=("--output",) if engine is Engine.spark else (),
+    )
     params = parse_params(param)
     if graph is not None:
         from privcheck.graph.policy_anonymize import anonymize_graph_file
@@ -280,9 +318,26 @@ def anonymize(
     typer.echo(text, nl=not text.endswith("\n"))
     if not is_quiet():
         typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
+        if graph is None:
+            _note_dropped(result.removed_columns, policy)
     if graph is None and not result.check.passed:
         # only masking methods return a release that fails the policy (they do not enforce it)
         raise typer.Exit(1)
+
+
+def _note_dropped(removed: list[str], policy: Path) -> None:
+    """Name the columns a release left out because the policy does not name them: nobody
+    vouched for them, so they are dropped — say so, and how to keep one."""
+    from privcheck.policy import load_policy
+
+    named = load_policy(policy).attributes
+    unnamed = [c for c in removed if c not in named]
+    if unnamed:
+        typer.echo(
+            f"note: dropped {len(unnamed)} column(s) the policy does not name: "
+            f"{', '.join(unnamed)} (to keep one, list it in the policy with role: insensitive)",
+            err=True,
+        )
 
 
 class RiskFormat(StrEnum):
@@ -340,6 +395,7 @@ def risk(
     from privcheck.policy import load_policy
     from privcheck.risk.assess import assess, render_risk_text
 
+    guard({"--output": output}, [original, masked], policy)
     registry = risk_registry()
     measure = registry.get(attack)
     if measure is None:
@@ -403,6 +459,12 @@ def apply(
     from privcheck.anonymizers import apply as run_apply
     from privcheck.engines.output import write_release
 
+    guard(
+        {"--output": output},
+        [data, transformation],
+        policy,
+        directories=("--output",) if engine is Engine.spark else (),
+    )
     frame: object = data
     if engine is not Engine.pandas:
         from privcheck.engines.readers import open_frame
@@ -470,7 +532,10 @@ def schema(
 
         data, default = policy_json_schema(), DEFAULT_SCHEMA
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    output = default if output is None else output
+    if output is None:  # the documented default: the repository's schemas/ folder
+        default.parent.mkdir(parents=True, exist_ok=True)
+        output = default
+    guard({"--output": output}, [])
     emit(text, None if str(output) == "-" else output)
 
 
@@ -513,7 +578,7 @@ def demo() -> None:
     result.source = "adult.csv"
     typer.echo(render_anonymization_text(result))
     typer.echo("3. check the release")
-    after = run_check(release, release_policy(policy))
+    after = run_check(release, release_policy(policy), allow_empty=True)
     after.source = "release"
     typer.echo(render_text(after))
 

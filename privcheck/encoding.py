@@ -245,6 +245,11 @@ def encode(
     policy = load_policy(policy)
     if not isinstance(data, pd.DataFrame):
         raise DataError(f"expected a pandas DataFrame; got {type(data).__name__}")
+    repeated = data.columns[data.columns.duplicated()]
+    if len(repeated):
+        raise DataError(
+            f"column {repeated[0]!r} appears more than once in the data; rename the duplicates"
+        )
     absent = [c for c in policy.attributes if c not in data.columns]
     if absent:
         have = ", ".join(map(str, data.columns[:12]))

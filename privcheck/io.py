@@ -2,6 +2,8 @@
 
 CSV values are read as strings (ZIP codes keep their leading zeros; "NA" is a value, only an
 empty field is missing); numeric needs (intervals, ordering) parse them later, in encoding.
+A CSV file is read strictly: a header that repeats a column name, or a row with more or fewer
+fields than the header, is an input error rather than a silently renamed or shifted column.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import csv
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -28,36 +30,144 @@ def sniff_delimiter(path: Path) -> str:
         return ","
 
 
+def _csv_header(path: Path, sep: str) -> list[str]:
+    """The header row, refused when a name repeats (pandas would rename it to 'a.1')."""
+    with path.open("r", encoding="utf-8-sig", newline="") as fh:
+        header = next(csv.reader(fh, delimiter=sep), None)
+    if not header:
+        raise DataError(f"cannot read {path}: the file is empty (no header row)")
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            raise DataError(
+                f"column {name!r} appears twice in the header of {path}; rename one of them"
+            )
+        seen.add(name)
+    return header
+
+
+def read_csv(path: Path) -> pd.DataFrame:
+    """A CSV/TSV file as string columns, strictly (see the module docstring).
+
+    Parsed by Arrow's CSV reader (multi-threaded, and it refuses ragged rows, which pandas'
+    reader pads with missing values or shifts into an index); UTF-8 with or without a BOM,
+    LF or CRLF line endings, quoted fields with embedded delimiters and newlines.
+    """
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    sep = sniff_delimiter(path)
+    header = _csv_header(path, sep)
+    table = pacsv.read_csv(
+        path,
+        parse_options=pacsv.ParseOptions(delimiter=sep, newlines_in_values=True),
+        convert_options=pacsv.ConvertOptions(
+            column_types={name: pa.string() for name in header},
+            strings_can_be_null=True,
+            null_values=[""],
+        ),
+    )
+    frame = table.to_pandas()
+    if frame.shape[1] == 1 and any(c in header[0] for c in ":;,\t| "):
+        hint = header[0][:60]
+        raise DataError(
+            f"{path} has a single column {hint!r}: its delimiter is not one of ; , tab | "
+            "(which privcheck detects); write the file with one of them"
+        )
+    return frame
+
+
 def read_table(source: str | Path | pd.DataFrame) -> pd.DataFrame:
     """A DataFrame from a DataFrame, a CSV/TSV file (delimiter sniffed) or a Parquet file."""
     if isinstance(source, pd.DataFrame):
         return source
+    if str(source) == "-":
+        raise DataError(
+            "reading a table from standard input ('-') is not supported; save it to a CSV or "
+            "Parquet file and give its path"
+        )
     path = Path(source)
     if not path.exists():
         raise DataError(f"data file not found: {path}")
     suffix = path.suffix.lower()
+    if path.is_dir() and not any(path.rglob("*.parquet")):
+        raise DataError(
+            f"{path} is a folder without Parquet files; give a CSV/TSV/Parquet file (a folder "
+            "is read as the Parquet parts of one table)"
+        )
     try:
         if suffix in (".parquet", ".pq") or path.is_dir():
             return pd.read_parquet(path)
         if suffix in (".csv", ".tsv", ".txt"):
-            return pd.read_csv(
-                path,
-                sep=sniff_delimiter(path),
-                dtype=str,
-                keep_default_na=False,
-                na_values=[""],
-                encoding="utf-8-sig",
-            )
+            return read_csv(path)
     except (ValueError, OSError, pd.errors.ParserError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"cannot read {path}: {first}") from None
     raise DataError(f"unsupported data file type {suffix!r} ({path}); use .csv, .tsv or .parquet")
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two spellings name one file: same resolved path (``..``, symlinks), or the same
+    inode when both exist (hard links, bind mounts)."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def guard_outputs(
+    outputs: Mapping[str, str | Path | None],
+    inputs: Iterable[str | Path | None],
+    *,
+    directories: Iterable[str] = (),
+) -> None:
+    """Refuse, before any work, outputs that would destroy something or cannot be written.
+
+    ``outputs`` maps an option (``--output``) to its path; ``inputs`` are every file the command
+    reads (data, policy, hierarchies, reports). An output naming an input (by any spelling), two
+    outputs naming one file, an existing directory where a file is expected (options not in
+    ``directories``) and a folder that does not exist are refused with one line (``DataError``):
+    privcheck never overwrites what it reads and never creates folders on its own — a
+    mistyped folder would otherwise silently receive the release.
+    """
+    given = [(opt, Path(p)) for opt, p in outputs.items() if p is not None and str(p) != "-"]
+    sources = [Path(p) for p in inputs if p is not None and str(p) != "-"]
+    dirs = set(directories)
+    for i, (opt, path) in enumerate(given):
+        for src in sources:
+            if _same_file(path, src):
+                raise DataError(
+                    f"{opt} {path} is the input {src}: privcheck never overwrites what it reads; "
+                    "write the output to another file"
+                )
+        for other_opt, other in given[:i]:
+            if _same_file(path, other):
+                raise DataError(
+                    f"{other_opt} and {opt} both name {path}; give each output its own file"
+                )
+        if path.is_dir() and opt not in dirs:
+            raise DataError(f"{opt} {path} is a directory; name a file, e.g. {path / 'out.csv'}")
+        parent = path.parent
+        if not parent.is_dir():
+            raise DataError(
+                f"{opt} {path}: the folder {parent} does not exist; create it first "
+                "(privcheck does not create folders)"
+            )
+
+
 def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
-    """Write through a temporary file in the same folder, then rename: all or nothing."""
+    """Write through a temporary file in the same folder, then rename: all or nothing.
+
+    The folder must exist (``guard_outputs`` says so in one line before any work is done)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir():
+        raise DataError(f"{path} is a directory; name a file to write")
+    if not path.parent.is_dir():
+        raise DataError(
+            f"cannot write {path}: the folder {path.parent} does not exist; create it first"
+        )
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
     try:

@@ -190,7 +190,11 @@ def _validate_model_entries(value: Any) -> Any:
 class Policy(_Strict):
     """What must hold before a table is released."""
 
-    attributes: dict[str, Attribute]
+    attributes: dict[str, Attribute] = Field(
+        default_factory=dict,
+        description="Column roles and hierarchies (required for table policies; a graph policy "
+        "has no columns and may leave it out)",
+    )
     models: Annotated[
         list[SerializeAsAny[ModelConfig]], BeforeValidator(_validate_model_entries)
     ] = Field(default_factory=list)
@@ -222,6 +226,12 @@ class Policy(_Strict):
 
     @model_validator(mode="after")
     def _cross_checks(self) -> Policy:
+        if not self.attributes and not self._graph_only():
+            raise ValueError(
+                "a table policy needs 'attributes': name each column's role (quasi_identifier, "
+                "sensitive, identifier, insensitive); only a graph policy (k-degree, "
+                "k-neighbourhood models) may leave them out"
+            )
         sensitive = self.sensitive_attributes
         resolved = []
         for i, m in enumerate(self.models):
@@ -242,6 +252,15 @@ class Policy(_Strict):
         self.models = resolved
         return self
 
+    def _graph_only(self) -> bool:
+        """Whether every model checks graphs (a graph has no column roles)."""
+        from privcheck.plugins import model_registry
+
+        registry = model_registry()
+        return bool(self.models) and all(
+            getattr(registry.get(m.model), "target", "table") == "graph" for m in self.models
+        )
+
     @property
     def quasi_identifiers(self) -> list[str]:
         return [n for n, a in self.attributes.items() if a.role is Role.quasi_identifier]
@@ -253,6 +272,19 @@ class Policy(_Strict):
     @property
     def identifiers(self) -> list[str]:
         return [n for n, a in self.attributes.items() if a.role is Role.identifier]
+
+    def input_files(self) -> list[Path]:
+        """The files the policy reads (table hierarchies), resolved against its folder: an
+        output must never overwrite one."""
+        files = []
+        for attr in self.attributes.values():
+            spec = attr.hierarchy
+            if isinstance(spec, TableHierarchy) and spec.path is not None:
+                path = Path(spec.path)
+                if not path.is_absolute() and self.base_dir is not None:
+                    path = self.base_dir / path
+                files.append(path)
+        return files
 
     def model_entries(self, name: str) -> list[ModelConfig]:
         return [m for m in self.models if m.model == name]
@@ -267,6 +299,8 @@ def _first_error(exc: ValidationError, prefix: str = "policy") -> str:
         msg += f"; got {given!r}"
     extra = f" ({len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
     if msg.startswith("models["):  # already located by the model-entry validator
+        return f"{msg}{extra}"
+    if not loc and prefix == "policy":  # a whole-policy check: its message says where
         return f"{msg}{extra}"
     where = f"{prefix}.{loc}" if loc else prefix
     return f"{where}: {msg}{extra}"

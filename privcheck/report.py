@@ -15,7 +15,10 @@ class ViolatingClass(BaseModel):
 
     values: dict[str, str] = Field(description="Quasi-identifier values of the class")
     size: int
-    statistic: float | None = Field(None, description="The model's per-class statistic")
+    statistic: float | None = Field(
+        None, description="The model's per-class statistic (null when infinite: see unbounded)"
+    )
+    unbounded: bool = Field(False, description="The per-class statistic is infinite")
     records: list[int | str] = Field(
         description="Row numbers (0-based, input order), or node ids for graphs; possibly capped"
     )
@@ -94,12 +97,22 @@ SECTION_ORDER = ("anonymization", "suppression", "information-loss", "utility", 
 
 
 class ModelResult(BaseModel):
-    """How one model fares. ``value`` is the level the data achieves (null when unbounded)."""
+    """How one model fares. ``value`` is the level the data achieves.
+
+    An infinite statistic (recursive (c,l)-diversity of a class with fewer than l values) is
+    published as ``value: null`` with ``unbounded: true``; ``value: null`` with ``unbounded:
+    false`` means there was no class to measure (an empty table checked with ``allow_empty``).
+    """
 
     model: str
     params: dict[str, Any]
     passed: bool
-    value: float | None
+    value: float | None = Field(
+        description="The level the data achieves; null when unbounded or when there is no class"
+    )
+    unbounded: bool = Field(
+        False, description="The worst class's statistic is infinite (value is then null)"
+    )
     statistic: str = Field(description="What value measures (class size, EMD, …)")
     violating_classes: int
     violating_records: int
@@ -262,16 +275,17 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
     if report.guarantee:
         console.print(f"guarantee: {report.guarantee}")
     verdict = "passes" if report.check.passed else "FAILS"
-    achieved = "; ".join(f"{m.model} {_fmt(m.value)}" for m in report.check.models)
+    achieved = "; ".join(f"{m.model} {_fmt(m.value, m.unbounded)}" for m in report.check.models)
     console.print(f"re-check of the release: {verdict} ({achieved or 'no models'})")
     for note in report.notes:
         console.print(f"note: {note}")
     return buf.getvalue()
 
 
-def _fmt(value: float | None) -> str:
+def _fmt(value: float | None, unbounded: bool = True) -> str:
+    """A figure for text output: ∞ for an unbounded statistic, n/a for one not defined."""
     if value is None:
-        return "∞"
+        return "∞" if unbounded else "n/a"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.4g}"
 
 
@@ -308,7 +322,7 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
             m.model,
             _params(m.params),
             "pass" if m.passed else "FAIL",
-            f"{_fmt(m.value)} ({m.statistic})",
+            f"{_fmt(m.value, m.unbounded)} ({m.statistic})",
             str(m.violating_classes),
             str(m.violating_records),
         )
@@ -324,7 +338,7 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
         vt.add_column("nodes" if report.kind == "graph-check" else "records (row numbers)")
         for v in m.violators[:max_rows]:
             recs = ", ".join(map(str, v.records[:6])) + (" …" if v.size > 6 else "")
-            vt.add_row(_params(v.values), str(v.size), _fmt(v.statistic), recs)
+            vt.add_row(_params(v.values), str(v.size), _fmt(v.statistic, v.unbounded), recs)
         console.print(vt)
     return buf.getvalue()
 

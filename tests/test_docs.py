@@ -9,15 +9,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+#: the pages with python examples (a page without any has nothing to run, and is not a skip)
+PAGES = [
+    page
+    for page in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]
+    if BLOCK.search(page.read_text(encoding="utf-8"))
+]
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_docs_examples_run(page, monkeypatch, capsys):
     blocks = BLOCK.findall(page.read_text(encoding="utf-8"))
-    if not blocks:
-        pytest.skip("no python examples on this page")
     monkeypatch.chdir(ROOT)
     namespace: dict = {"__name__": f"docs_{page.stem}"}
     for i, code in enumerate(blocks):

@@ -104,6 +104,10 @@ def check_linked(release: Any, other: Any, policy, *, max_violators: int = 20):
 
     policy = load_policy(policy)
     joined = link_releases(read_table(release), read_table(other), policy)
+    if joined.empty:
+        from privcheck.checker import no_records_message
+
+        raise DataError(no_records_message(f"{release} ⋈ {other}"))
     rpolicy = release_policy(policy, keep_hierarchies=False)
     names = [str(x) if not isinstance(x, pd.DataFrame) else "release" for x in (release, other)]
     return check_table(

@@ -24,7 +24,8 @@ def write_spark_parquet(frame: Any, path: str | Path) -> Path:
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise DataError(f"{path} is a file; a Spark release is a directory of Parquet parts")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():
+        raise DataError(f"cannot write {path}: the folder {path.parent} does not exist; create it")
     tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:8]}.tmp"
     try:
         frame.write.mode("errorifexists").parquet(str(tmp))

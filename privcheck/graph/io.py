@@ -22,7 +22,6 @@ Conventions:
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,16 +172,9 @@ def _attribute_column(values: list[Any]) -> pd.Series:
 
 def _atomic(path: Path, write: Any) -> Path:
     """Run `write(tmp)` on a temporary file beside `path`, then move it into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    from privcheck.io import write_atomic
+
+    return write_atomic(path, lambda tmp: write(str(tmp)))
 
 
 def _kind_of(path: Path) -> Kind:

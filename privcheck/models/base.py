@@ -35,12 +35,23 @@ class Evaluation:
         return bool(self.class_ok.all())
 
     def value(self, keep: np.ndarray | None = None) -> float | None:
-        """The level the (kept) classes achieve: the worst class's statistic."""
+        """The level the (kept) classes achieve: the worst class's statistic; None when it is
+        infinite (see ``unbounded``) or there is no class."""
+        worst = self._worst(keep)
+        return float(worst) if worst is not None and np.isfinite(worst) else None
+
+    def unbounded(self, keep: np.ndarray | None = None) -> bool:
+        """Whether the worst class's statistic is infinite (recursive (c,l)-diversity of a class
+        with fewer than l values: no c makes it hold). Reports then publish ``value: null`` with
+        ``unbounded: true``, so that "infinite" is never confused with "not computed"."""
+        worst = self._worst(keep)
+        return worst is not None and not np.isfinite(worst)
+
+    def _worst(self, keep: np.ndarray | None) -> float | None:
         v = self.class_value if keep is None else self.class_value[keep]
         if len(v) == 0:
             return None
-        worst = v.min() if self.larger_is_safer else v.max()
-        return float(worst) if np.isfinite(worst) else None
+        return float(v.min() if self.larger_is_safer else v.max())
 
     def worst_first(self, classes: np.ndarray, limit: int | None = None) -> np.ndarray:
         """The (distinct) ``classes`` ordered from the worst statistic to the best, ties in

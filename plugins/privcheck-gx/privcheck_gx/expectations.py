@@ -29,9 +29,9 @@ from privcheck_gx import params as P
 _OPS = {">=": "≥", "<=": "≤", "<": "<"}
 
 
-def _num(value: float | None) -> str:
+def _num(value: float | None, unbounded: bool = True) -> str:
     if value is None:
-        return "unbounded"
+        return "unbounded" if unbounded else "n/a"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.4g}"
 
 
@@ -84,7 +84,9 @@ class PrivacyExpectation(BatchExpectation):
             observed: Any = m["value"]
             details.update({k: v for k, v in m.items() if k != "value"})
         else:
-            observed = "; ".join(f"{m['model']} {_num(m['value'])}" for m in models)
+            observed = "; ".join(
+                f"{m['model']} {_num(m['value'], m.get('unbounded', False))}" for m in models
+            )
             details["models"] = models
         return {
             "success": bool(summary["passed"]),
@@ -139,7 +141,10 @@ class PrivacyExpectation(BatchExpectation):
             return "--"
         observed = result.result.get("observed_value")
         details = result.result.get("details") or {}
-        text = _num(observed) if isinstance(observed, int | float) else str(observed)
+        if observed is None:
+            text = _num(None, bool(details.get("unbounded")))
+        else:
+            text = _num(observed) if isinstance(observed, int | float) else str(observed)
         if details.get("violating_classes"):
             text += (
                 f" ({details['violating_classes']:,} classes, "

@@ -136,6 +136,7 @@ def summarise(report: Report, max_violators: int = DEFAULT_MAX_VIOLATORS) -> dic
                 "params": m.params,
                 "passed": m.passed,
                 "value": m.value,
+                "unbounded": m.unbounded,
                 "statistic": m.statistic,
                 "required": None if req is None else req[0],
                 "comparison": None if req is None else req[1],
