@@ -140,6 +140,7 @@ def check(
     """
     started = time.perf_counter()
     policy = load_policy(policy)
+    policy.require_attributes()
     model_registry()  # load plugins before timing the steps
     source = str(data) if isinstance(data, str | Path) else None
     agg = aggregate(data, policy, max_groups=max_groups)

@@ -243,6 +243,7 @@ def encode(
     back — so that the aggregated frame walks the same path as the rows would.
     """
     policy = load_policy(policy)
+    policy.require_attributes()
     if not isinstance(data, pd.DataFrame):
         raise DataError(f"expected a pandas DataFrame; got {type(data).__name__}")
     repeated = data.columns[data.columns.duplicated()]

@@ -226,12 +226,6 @@ class Policy(_Strict):
 
     @model_validator(mode="after")
     def _cross_checks(self) -> Policy:
-        if not self.attributes and not self._graph_only():
-            raise ValueError(
-                "a table policy needs 'attributes': name each column's role (quasi_identifier, "
-                "sensitive, identifier, insensitive); only a graph policy (k-degree, "
-                "k-neighbourhood models) may leave them out"
-            )
         sensitive = self.sensitive_attributes
         resolved = []
         for i, m in enumerate(self.models):
@@ -252,14 +246,15 @@ class Policy(_Strict):
         self.models = resolved
         return self
 
-    def _graph_only(self) -> bool:
-        """Whether every model checks graphs (a graph has no column roles)."""
-        from privcheck.plugins import model_registry
-
-        registry = model_registry()
-        return bool(self.models) and all(
-            getattr(registry.get(m.model), "target", "table") == "graph" for m in self.models
-        )
+    def require_attributes(self) -> None:
+        """Refuse to check or anonymize a table under a policy without column roles: it would
+        pass vacuously (one class holding every record). A graph policy needs none."""
+        if not self.attributes:
+            raise PolicyError(
+                "a table policy needs 'attributes': name each column's role (quasi_identifier, "
+                "sensitive, identifier, insensitive); only a graph policy (k-degree, "
+                "k-neighbourhood models) may leave them out"
+            )
 
     @property
     def quasi_identifiers(self) -> list[str]:

@@ -139,3 +139,47 @@ def test_remediate_releases_what_an_independent_check_confirms(adult_frame):
     sizes = release.groupby(QIS).size()
     assert verdict.models[0].value == sizes.min() >= 5
     assert len(release) >= len(adult_frame) * (1 - 0.01)  # within the suppression budget
+
+
+def _recursive_policy() -> dict:
+    return {
+        "attributes": {"q": {"role": "quasi_identifier"}, "s": {"role": "sensitive"}},
+        "models": [{"model": "l-diversity", "variant": "recursive", "l": 3, "c": 2}],
+    }
+
+
+def test_an_unbounded_statistic_is_explicit_in_report_and_verdict():
+    """Recursive (3,c)-diversity of a class with two sensitive values: r1 / (r3 + …) has an
+    empty tail, so no c makes it hold. JSON says value null AND unbounded true, never only null
+    (which means "nothing measured": an empty table allowed with allow_empty)."""
+    from privcheck.catalog import describe, to_openmetadata
+    from privcheck.checker import check
+
+    frame = pd.DataFrame({"q": ["a"] * 4 + ["b"] * 3, "s": ["x", "x", "y", "y", "x", "y", "z"]})
+    report = check(frame, _recursive_policy())
+    (m,) = report.models
+    assert (m.passed, m.value, m.unbounded) == (False, None, True)
+    dumped = json.loads(report.to_json())["models"][0]
+    assert dumped["value"] is None and dumped["unbounded"] is True
+    (violator,) = m.violators
+    assert violator.values == {"q": "a"} and violator.statistic is None and violator.unbounded
+    verdict = evaluate(frame, _recursive_policy())
+    (mv,) = verdict.models
+    assert (mv.value, mv.unbounded) == (None, True)
+    assert "unbounded" in describe(mv)
+    (case,) = to_openmetadata(verdict, "db.schema.t")
+    values = {v["name"]: v["value"] for v in case["testResultValue"]}
+    assert values["value"] == "unbounded"
+
+    empty = evaluate(frame.iloc[:0], _recursive_policy(), allow_empty=True)
+    (mv,) = empty.models
+    assert (mv.passed, mv.value, mv.unbounded) == (True, None, False)
+    assert "n/a" in describe(mv)
+
+
+def test_an_empty_dataset_is_refused_by_default():
+    from privcheck.errors import DataError
+
+    frame = pd.DataFrame({"q": pd.Series([], dtype=str), "s": pd.Series([], dtype=str)})
+    with pytest.raises(DataError, match="no records"):
+        evaluate(frame, _recursive_policy())

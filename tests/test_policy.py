@@ -9,7 +9,7 @@ import pytest
 
 from privcheck.errors import PolicyError
 from privcheck.plugins import reset_plugins
-from privcheck.policy import Policy, load_policy, policy_json_schema
+from privcheck.policy import Policy, load_policy, parse_policy, policy_json_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,3 +108,19 @@ def load_policy_from_list(value):
     from privcheck.policy import parse_policy
 
     return parse_policy(value)
+
+
+def test_graph_policy_needs_no_attributes_but_a_table_policy_does():
+    import pandas as pd
+
+    from privcheck.checker import check
+    from privcheck.encoding import encode
+
+    graph = parse_policy({"models": [{"model": "k-degree", "k": 3}]})
+    assert graph.attributes == {}
+    table_policy = {"models": [{"model": "k-anonymity", "k": 3}]}
+    frame = pd.DataFrame({"a": ["x", "y"]})
+    for run in (check, encode):
+        with pytest.raises(PolicyError, match="a table policy needs 'attributes'") as err:
+            run(frame, table_policy)  # never a vacuous pass over one class of every record
+        assert "\n" not in str(err.value)
