@@ -30,7 +30,7 @@ def sniff_delimiter(path: Path) -> str:
         return ","
 
 
-def _csv_header(path: Path, sep: str) -> list[str]:
+def csv_header(path: Path, sep: str) -> list[str]:
     """The header row, refused when a name repeats (pandas would rename it to 'a.1')."""
     with path.open("r", encoding="utf-8-sig", newline="") as fh:
         header = next(csv.reader(fh, delimiter=sep), None)
@@ -57,7 +57,7 @@ def read_csv(path: Path) -> pd.DataFrame:
     import pyarrow.csv as pacsv
 
     sep = sniff_delimiter(path)
-    header = _csv_header(path, sep)
+    header = csv_header(path, sep)
     table = pacsv.read_csv(
         path,
         parse_options=pacsv.ParseOptions(delimiter=sep, newlines_in_values=True),

@@ -190,6 +190,9 @@ def _kind_of(path: Path) -> Kind:
 def _read_table(path: Path, kind: Kind, node_cols: tuple[str, str]) -> pd.DataFrame:
     try:
         if kind == "csv":
+            from privcheck.io import csv_header
+
+            csv_header(path, ",")  # a repeated column name is an error, not 'source.1'
             # nullable dtypes: an integer attribute column with gaps stays integral
             return pd.read_csv(
                 path, dtype={c: str for c in node_cols}, dtype_backend="numpy_nullable"
