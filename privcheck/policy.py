@@ -250,6 +250,15 @@ class Policy(_Strict):
         """Refuse to check or anonymize a table under a policy without column roles: it would
         pass vacuously (one class holding every record). A graph policy needs none."""
         if not self.attributes:
+            from privcheck.plugins import model_registry
+
+            registry = model_registry()
+            for m in self.models:
+                if getattr(registry.get(m.model), "target", "table") == "graph":
+                    raise PolicyError(
+                        f"the model {m.model!r} applies to graphs; check a graph with "
+                        "`privcheck check --graph EDGES --policy P`"
+                    )
             raise PolicyError(
                 "a table policy needs 'attributes': name each column's role (quasi_identifier, "
                 "sensitive, identifier, insensitive); only a graph policy (k-degree, "
