@@ -16,7 +16,7 @@ from privcheck.encoding import encode
 from privcheck.engines import WEIGHT, aggregate
 from privcheck.engines import check_policy as engine_check_policy
 from privcheck.io import read_table
-from privcheck.models.base import Evaluation, evaluate_models
+from privcheck.models.base import Evaluation, evaluate_models, validate_data
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy, load_policy
 from privcheck.progress import progress
@@ -151,6 +151,7 @@ def check(
             list(encoded.sensitive),
             _since(t),
         )
+        validate_data(encoded, policy.models)
         bar.advance()
         t = time.perf_counter()
         table = count(encoded)

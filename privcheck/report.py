@@ -150,6 +150,14 @@ def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
         return float(params["l"]), ">="
     if model == "t-closeness" and "t" in params:
         return float(params["t"]), "<="
+    # β-likeness: the largest (q − p)/p against β (enhanced also caps each value at −ln p);
+    # δ-disclosure: strictly below δ; (α,k): the largest share against α (and every class ≥ k)
+    if model == "beta-likeness" and "beta" in params:
+        return float(params["beta"]), "<="
+    if model == "delta-disclosure" and "delta" in params:
+        return float(params["delta"]), "<"
+    if model == "alpha-k-anonymity" and "alpha" in params:
+        return float(params["alpha"]), "<="
     return None
 
 
