@@ -61,7 +61,9 @@ def _label(value: str | int | float) -> str:
 def value_code(encoded: EncodedTable, config: AlphaKAnonymityConfig) -> int | None:
     """The ground code of ``config.value`` in the attribute's domain (None: not in it)."""
     ground = encoded.sensitive[config.attribute].levels.ground
-    hits = np.flatnonzero(np.asarray([str(g) for g in ground], dtype=object) == _label(config.value))
+    hits = np.flatnonzero(
+        np.asarray([str(g) for g in ground], dtype=object) == _label(config.value)
+    )
     return int(hits[0]) if len(hits) else None
 
 

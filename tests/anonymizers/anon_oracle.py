@@ -20,7 +20,6 @@ from privcheck.lattice import Lattice
 from privcheck.metrics.generalization import precision
 from privcheck.models.base import evaluate_models
 
-
 #: models that compare each class with the kept records' distribution (suppression changes it)
 TABLE_DEPENDENT = {"t-closeness", "beta-likeness", "delta-disclosure"}
 

@@ -83,11 +83,13 @@ def test_non_monotone_model_is_searched_exactly(odd_model, race_zip):
     policy = load_policy({**race_zip_policy(2), "models": [{"model": "odd-classes"}]})
     frame = race_zip.iloc[:7]
     encoded = encode(frame, policy)
-    lat, sat, supp = all_verdicts(encoded, policy.models, 0, from_rows=True)
+    lat, sat, _supp = all_verdicts(encoded, policy.models, 0, from_rows=True)
     # the odd sizes come and go as the lattice is climbed: the property really is missing
     assert any(
-        sat[i] and not sat[j] for i in range(lat.size) for j in range(lat.size) if i != j
-        and all(a <= b for a, b in zip(lat.node(i), lat.node(j), strict=True))
+        sat[i] and not sat[j]
+        for i in range(lat.size)
+        for j in range(lat.size)
+        if i != j and all(a <= b for a, b in zip(lat.node(i), lat.node(j), strict=True))
     )
     for algorithm in ("incognito", "mingen"):
         _, report = anonymize(frame, policy, algorithm)

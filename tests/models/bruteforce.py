@@ -356,7 +356,8 @@ def beta_likeness(values: list[str], table: Counter, total: int, model: dict) ->
     if model.get("variant", "basic") == "basic":
         return float(worst), worst <= beta
     ok = all(
-        g <= 0 or float(g) <= min(float(beta), -math.log(table[v] / total)) for v, g in gains.items()
+        g <= 0 or float(g) <= min(float(beta), -math.log(table[v] / total))
+        for v, g in gains.items()
     )
     return float(worst), ok
 

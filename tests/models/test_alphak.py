@@ -15,7 +15,13 @@ from privcheck.plugins import model_registry
 from privcheck.policy import load_policy
 from tests.anonymizers.anon_helpers import random_table
 from tests.models import bruteforce as bf
-from tests.models.compare import ADULT_QIS, adult_hierarchies, adult_policy, adult_rows, assert_agrees
+from tests.models.compare import (
+    ADULT_QIS,
+    adult_hierarchies,
+    adult_policy,
+    adult_rows,
+    assert_agrees,
+)
 from tests.models.properties import generalization_breaks, suppression_breaks
 
 
@@ -51,7 +57,9 @@ def test_random_tables_match_exact_shares(seed):
     m = int(rng.integers(1, 6))
     n = int(rng.integers(1, 300))
     n_qi = int(rng.integers(0, 3))
-    frame = pd.DataFrame({f"q{j}": rng.integers(0, rng.integers(1, 6), size=n) for j in range(n_qi)})
+    frame = pd.DataFrame(
+        {f"q{j}": rng.integers(0, rng.integers(1, 6), size=n) for j in range(n_qi)}
+    )
     frame["s"] = rng.choice([f"v{i}" for i in range(m)], size=n, p=rng.dirichlet(np.ones(m)))
     frame.loc[0, "s"] = "v0"  # the protected value occurs
     models = [
@@ -96,7 +104,10 @@ def test_release_without_the_value_rechecks():
     """Suppressing every record of the protected value is a legitimate outcome: the release (no
     'hiv' left) re-checks with share 0 instead of failing on a missing value."""
     frame = pd.DataFrame(
-        {"q": ["a"] * 6 + ["b"] * 2, "s": ["flu", "flu", "cold", "cold", "flu", "cold", "hiv", "hiv"]}
+        {
+            "q": ["a"] * 6 + ["b"] * 2,
+            "s": ["flu", "flu", "cold", "cold", "flu", "cold", "hiv", "hiv"],
+        }
     )
     policy = {
         **_policy([{"model": "alpha-k-anonymity", "alpha": 0.5, "k": 2, "value": "hiv"}]),
@@ -143,7 +154,10 @@ def test_not_monotone_with_suppression():
     violating records grow from 2 to 12 as the node is generalized."""
     rows = [["1", "12", "*"], ["2", "12", "*"], ["3", "3", "*"]]
     frame = pd.DataFrame(
-        {"x": ["1"] * 10 + ["2"] * 2 + ["3"] * 6, "s": ["x"] * 5 + ["y"] * 5 + ["x"] * 2 + ["y"] * 6}
+        {
+            "x": ["1"] * 10 + ["2"] * 2 + ["3"] * 6,
+            "s": ["x"] * 5 + ["y"] * 5 + ["x"] * 2 + ["y"] * 6,
+        }
     )
     policy = load_policy(
         {

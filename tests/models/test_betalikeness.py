@@ -15,7 +15,13 @@ from privcheck.plugins import model_registry
 from privcheck.policy import load_policy
 from tests.anonymizers.anon_helpers import random_table
 from tests.models import bruteforce as bf
-from tests.models.compare import ADULT_QIS, adult_hierarchies, adult_policy, adult_rows, assert_agrees
+from tests.models.compare import (
+    ADULT_QIS,
+    adult_hierarchies,
+    adult_policy,
+    adult_rows,
+    assert_agrees,
+)
 from tests.models.properties import generalization_breaks, suppression_breaks
 
 
@@ -63,7 +69,9 @@ def _random_case(rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
     values = [f"v{i}" for i in range(m)]
     n = int(rng.integers(1, 300))
     n_qi = int(rng.integers(0, 3))
-    frame = pd.DataFrame({f"q{j}": rng.integers(0, rng.integers(1, 6), size=n) for j in range(n_qi)})
+    frame = pd.DataFrame(
+        {f"q{j}": rng.integers(0, rng.integers(1, 6), size=n) for j in range(n_qi)}
+    )
     frame["s"] = rng.choice(values, size=n, p=rng.dirichlet(np.ones(m) * 0.6))
     betas = [float(b) for b in rng.uniform(0.05, 3, size=2)] + [1.0]
     return frame, _policy(_models(betas), [f"q{j}" for j in range(n_qi)])
@@ -78,7 +86,9 @@ def test_random_tables_match_exact_fractions(seed):
 def test_on_the_threshold():
     """(q − p)/p = 0.1 exactly (11 of 20 against 20 of 40) holds for β = 0.1 without tolerance;
     = 1 exactly (4 of 10 against 6 of 30) holds for β = 1, not for 0.999."""
-    frame = pd.DataFrame({"q": ["x"] * 20 + ["y"] * 20, "s": ["a"] * 11 + ["b"] * 18 + ["a"] * 9 + ["b"] * 2})
+    frame = pd.DataFrame(
+        {"q": ["x"] * 20 + ["y"] * 20, "s": ["a"] * 11 + ["b"] * 18 + ["a"] * 9 + ["b"] * 2}
+    )
     results = privcheck.check(frame, _policy([{"model": "beta-likeness", "beta": 0.1}])).models
     assert (results[0].value, results[0].passed) == (0.1, True)
     frame = pd.DataFrame(

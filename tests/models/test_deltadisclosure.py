@@ -17,7 +17,13 @@ from privcheck.policy import load_policy
 from tests.anonymizers.anon_helpers import random_table
 from tests.anonymizers.anon_oracle import all_verdicts, minimal_brute
 from tests.models import bruteforce as bf
-from tests.models.compare import ADULT_QIS, adult_hierarchies, adult_policy, adult_rows, assert_agrees
+from tests.models.compare import (
+    ADULT_QIS,
+    adult_hierarchies,
+    adult_policy,
+    adult_rows,
+    assert_agrees,
+)
 from tests.models.properties import generalization_breaks
 
 
@@ -65,7 +71,9 @@ def test_random_tables_match_exact_ratios(seed):
     m = int(rng.integers(1, 8))
     n = int(rng.integers(1, 300))
     n_qi = int(rng.integers(0, 3))
-    frame = pd.DataFrame({f"q{j}": rng.integers(0, rng.integers(1, 6), size=n) for j in range(n_qi)})
+    frame = pd.DataFrame(
+        {f"q{j}": rng.integers(0, rng.integers(1, 6), size=n) for j in range(n_qi)}
+    )
     frame["s"] = rng.choice([f"v{i}" for i in range(m)], size=n, p=rng.dirichlet(np.ones(m)))
     deltas = [float(d) for d in rng.uniform(0.05, 3, size=2)]
     policy = _policy(_models(deltas), [f"q{j}" for j in range(n_qi)])
@@ -100,10 +108,15 @@ DILUTION_ROWS = [["1", "12", "*"], ["2", "12", "*"], ["3", "3", "*"]]
 def _dilution() -> tuple[pd.DataFrame, dict]:
     """p_a = p_b = ½; x=1 {a, b}, x=2 {a, a, a, a}, x=3 {b, b, b, b}: every class within
     |ln 2| < 0.7. Merging x=1 and x=2 dilutes b to 1/6: |ln(1/3)| = 1.10. The top (q = p) passes."""
-    frame = pd.DataFrame({"x": ["1"] * 2 + ["2"] * 4 + ["3"] * 4, "s": ["a", "b"] + ["a"] * 4 + ["b"] * 4})
+    frame = pd.DataFrame(
+        {"x": ["1"] * 2 + ["2"] * 4 + ["3"] * 4, "s": ["a", "b"] + ["a"] * 4 + ["b"] * 4}
+    )
     policy = {
         "attributes": {
-            "x": {"role": "quasi_identifier", "hierarchy": {"type": "table", "rows": DILUTION_ROWS}},
+            "x": {
+                "role": "quasi_identifier",
+                "hierarchy": {"type": "table", "rows": DILUTION_ROWS},
+            },
             "s": {"role": "sensitive"},
         },
         "models": [{"model": "delta-disclosure", "delta": 0.7}],
@@ -116,7 +129,7 @@ def test_not_monotone_under_generalization():
     policy = load_policy(policy)
     encoded = encode(frame, policy)
     assert generalization_breaks(encoded, policy.models) == [((0,), (1,))]
-    lat, sat, _ = all_verdicts(encoded, policy.models, 0)
+    _lat, sat, _ = all_verdicts(encoded, policy.models, 0)
     assert sat.tolist() == [True, False, True]
     assert not model_registry()["delta-disclosure"].monotone
 
@@ -128,7 +141,9 @@ def test_random_lattices_break_the_property_too():
     for seed in range(8):
         frame, base = random_table(seed)
         for delta in (0.5, 1.0):
-            policy = load_policy({**base, "models": [{"model": "delta-disclosure", "delta": delta}]})
+            policy = load_policy(
+                {**base, "models": [{"model": "delta-disclosure", "delta": delta}]}
+            )
             breaks += len(generalization_breaks(encode(frame, policy), policy.models))
     assert breaks > 0
 
@@ -140,7 +155,7 @@ def test_searches_do_not_prune_with_it(algorithm):
     frame, policy = _dilution()
     policy = load_policy(policy)
     lat, sat, _ = all_verdicts(encode(frame, policy), policy.models, 0)
-    release, report = anonymize(frame, policy, algorithm)
+    _release, report = anonymize(frame, policy, algorithm)
     assert report.check.passed
     if algorithm == "datafly":  # greedy: the bottom already satisfies
         assert report.node == {"x": 0}
