@@ -14,6 +14,15 @@ from privcheck.hookspecs import hookimpl
 from privcheck.policy import Policy, load_policy
 from privcheck.report import Report
 
+
+def explain(*args, **kwargs):
+    """What makes the records re-identifiable: ``privcheck.risk.explain.explain`` (imported on
+    first use — the risk package loads scipy and scikit-learn)."""
+    from privcheck.risk.explain import explain as _explain
+
+    return _explain(*args, **kwargs)
+
+
 __all__ = [
     "DataError",
     "Policy",
@@ -24,6 +33,7 @@ __all__ = [
     "anonymize",
     "apply",
     "check",
+    "explain",
     "hookimpl",
     "load_policy",
 ]

@@ -52,7 +52,8 @@ class ModelVerdict(BaseModel):
     )
     statistic: str = Field(description="What value measures: class size, distinct values, EMD …")
     required: float | None = Field(
-        description="The bound value is compared with (k, l, c or t); null for plugin models"
+        description="The bound value is compared with (k, l, c, t, β, δ or α); null for plugin "
+        "models"
     )
     comparison: Literal[">=", "<=", "<"] | None = Field(
         description="value <comparison> required must hold; null for plugin models"

@@ -185,11 +185,29 @@ def check(
             "extract is usually a broken pipeline)",
         ),
     ] = False,
+    explain: Annotated[
+        bool,
+        typer.Option(
+            "--explain",
+            help="Explain the re-identification risk: minimal sample uniques (SUDA2) and each "
+            "quasi-identifier's contribution",
+        ),
+    ] = False,
+    explain_max_size: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Largest quasi-identifier combination --explain searches (SUDA's maxK; default: "
+            "all, up to 4,095 combinations)",
+        ),
+    ] = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
     guard({"--output": output}, [data, graph, linked_with], policy)
+    if explain and (graph is not None or linked_with is not None):
+        raise typer.BadParameter("--explain applies to a table check, not to --graph/--linked-with")
     if graph is not None:
         from privcheck.graph.checking import check_graph
 
@@ -215,6 +233,8 @@ def check(
             max_groups=max_groups,
             details=fmt is Format.html,
             allow_empty=allow_empty,
+            explain=explain,
+            explain_max_size=explain_max_size,
         )
         report.source = source = str(data)
     emit(render(report, fmt, source), output)

@@ -8,7 +8,7 @@ A plugin is a module (or object) with functions decorated by ``privcheck.hookimp
 under the entry-point group ``privcheck``::
 
     [project.entry-points.privcheck]
-    alpha_k = "my_package.alpha_k"
+    my_models = "my_package.my_models"
 """
 
 from __future__ import annotations

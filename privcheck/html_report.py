@@ -415,7 +415,9 @@ def render_html(report: Report) -> str:
     """The report as one self-contained HTML page (see the module docstring for the layout)."""
     verdict = "PASSED" if report.passed else "FAILED"
     title = f"privcheck report — {report.source}" if report.source else "privcheck report"
-    sections = ordered_sections(list(getattr(report, "sections", []) or []))
+    contributed = list(getattr(report, "sections", []) or [])
+    explanation = getattr(report, "explanation", None)
+    sections = ordered_sections(contributed) + (explanation.sections() if explanation else [])
     toc = ["<a href='#summary'>models</a>"]
     if report.class_sizes is not None:
         toc.append("<a href='#classes'>equivalence classes</a>")

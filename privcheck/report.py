@@ -92,6 +92,167 @@ class Section(BaseModel):
     plot: SectionPlot | None = None
 
 
+class RiskFigures(BaseModel):
+    """Re-identification risk of a table of classes (record-weighted, prosecutor model)."""
+
+    sample_uniques: int = Field(description="Records unique on the quasi-identifiers")
+    n_classes: int
+    average_risk: float = Field(description="Prosecutor average risk: #classes / n")
+    records_below_k: int | None = Field(
+        None, description="Records in classes smaller than k (k of the policy's k-anonymity)"
+    )
+
+
+class QIContribution(BaseModel):
+    """How much one quasi-identifier drives the risk: the risk without it, the risk with it one
+    hierarchy level coarser, and its share of the SUDA score."""
+
+    attribute: str
+    suda_share: float = Field(
+        description="% of the total SUDA score from MSUs containing it (sdcMicro's attribute "
+        "contribution; the shares add up to more than 100)"
+    )
+    msus: int = Field(description="MSUs containing it")
+    dropped: RiskFigures = Field(description="The risk with this quasi-identifier left out")
+    generalized: RiskFigures | None = Field(
+        None, description="The risk with it generalized one level (null: see generalized_note)"
+    )
+    generalized_note: str | None = None
+
+
+class MSUGroup(BaseModel):
+    """One combination of quasi-identifiers that is a minimal sample unique of some records."""
+
+    attributes: list[str]
+    records: int = Field(description="Records for which this combination is an MSU")
+    score: float = Field(description="The SUDA weight of an MSU of this size")
+    examples: list[dict[str, str]] = Field(description="Values of a few of those records")
+    rows: list[int] = Field(description="Row numbers (0-based) of a few of those records")
+
+
+class RecordExplanation(BaseModel):
+    """A sample-unique record, its SUDA score and the combinations that single it out."""
+
+    row: int | None = Field(description="Row number (0-based; null for an engine's counts)")
+    score: float
+    values: dict[str, str]
+    msus: list[list[str]]
+
+
+class Explanation(BaseModel):
+    """Which quasi-identifier combinations make records unique (SUDA2's minimal sample uniques,
+    Elliot's SUDA scores) and how much each quasi-identifier contributes to the risk."""
+
+    quasi_identifiers: list[str]
+    n_records: int
+    max_size: int = Field(description="Largest MSU size searched (maxK)")
+    complete: bool = Field(description="Whether every subset size was searched")
+    k: int | None = Field(None, description="k used for records_below_k")
+    current: RiskFigures
+    msu_total: int = Field(description="MSUs found (record × combination)")
+    msu_by_size: list[int] = Field(description="MSUs of size 1, 2, … max_size")
+    records_with_msu: int
+    total_score: float
+    highest_score: float
+    contributions: list[QIContribution]
+    msus: list[MSUGroup] = Field(description="Combinations by records, most first (capped)")
+    records: list[RecordExplanation] = Field(description="Highest SUDA scores first (capped)")
+    seconds: float | None = None
+
+    def sections(self) -> list[Section]:
+        """The explanation as report sections (HTML rendering)."""
+        cur = self.current
+        figures: dict[str, float | int | str | None] = {
+            "sample uniques (records)": cur.sample_uniques,
+            "average risk (#classes / n)": round(cur.average_risk, 6),
+            "records below k": cur.records_below_k,
+            "MSU size searched up to": f"{self.max_size}" + ("" if self.complete else " (partial)"),
+            "MSUs found": self.msu_total,
+            "records with an MSU": self.records_with_msu,
+            "highest SUDA score": self.highest_score,
+        }
+        if self.k is None:
+            figures.pop("records below k")
+        rows = []
+        for c in self.contributions:
+            g = c.generalized
+            rows.append(
+                [
+                    c.attribute,
+                    round(c.suda_share, 2),
+                    c.msus,
+                    c.dropped.sample_uniques,
+                    round(c.dropped.average_risk, 6),
+                    c.dropped.records_below_k,
+                    None if g is None else g.sample_uniques,
+                    None if g is None else round(g.average_risk, 6),
+                    None if g is None else g.records_below_k,
+                ]
+            )
+        contrib = Section(
+            id="risk-explanation",
+            title="risk explanation: quasi-identifier contributions",
+            summary=(
+                "The risk with each quasi-identifier dropped, or generalized one hierarchy level, "
+                "and its share of the SUDA score (minimal sample uniques containing it)."
+            ),
+            figures=figures,
+            table=SectionTable(
+                columns=[
+                    "quasi-identifier",
+                    "SUDA share %",
+                    "MSUs",
+                    "uniques if dropped",
+                    "avg risk if dropped",
+                    "below k if dropped",
+                    "uniques if generalized",
+                    "avg risk if generalized",
+                    "below k if generalized",
+                ],
+                rows=rows,
+            ),
+            plot=SectionPlot(
+                kind="bar",
+                x=[c.attribute for c in self.contributions],
+                series={
+                    "SUDA share %": [c.suda_share for c in self.contributions],
+                    "% of uniques removed by dropping it": [
+                        100.0 * (1 - c.dropped.sample_uniques / cur.sample_uniques)
+                        if cur.sample_uniques
+                        else 0.0
+                        for c in self.contributions
+                    ],
+                },
+                ylabel="%",
+            ),
+        )
+        msus = Section(
+            id="risk-explanation-msus",
+            title="risk explanation: minimal sample uniques",
+            summary=(
+                "Combinations of quasi-identifiers on which records are unique while no smaller "
+                "combination is, by the number of records they single out."
+            ),
+            table=SectionTable(
+                columns=["combination", "size", "records", "SUDA weight", "example", "rows"],
+                rows=[
+                    [
+                        " + ".join(g.attributes),
+                        len(g.attributes),
+                        g.records,
+                        g.score,
+                        "; ".join(
+                            ", ".join(f"{k}={v}" for k, v in ex.items()) for ex in g.examples
+                        ),
+                        ", ".join(map(str, g.rows)),
+                    ]
+                    for g in self.msus
+                ],
+            ),
+        )
+        return [contrib, msus]
+
+
 #: the order well-known sections appear in (unknown ids follow, in report order)
 SECTION_ORDER = ("anonymization", "suppression", "information-loss", "utility", "risk")
 
@@ -144,6 +305,9 @@ class Report(BaseModel):
     sections: list[Section] = Field(
         default_factory=list, description="Sections contributed by anonymizers, metrics, risk"
     )
+    explanation: Explanation | None = Field(
+        None, description="What drives the re-identification risk (check --explain)"
+    )
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=2)
@@ -163,6 +327,14 @@ def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
         return float(params["l"]), ">="
     if model == "t-closeness" and "t" in params:
         return float(params["t"]), "<="
+    # β-likeness: the largest (q − p)/p against β (enhanced also caps each value at −ln p);
+    # δ-disclosure: strictly below δ; (α,k): the largest share against α (and every class ≥ k)
+    if model == "beta-likeness" and "beta" in params:
+        return float(params["beta"]), "<="
+    if model == "delta-disclosure" and "delta" in params:
+        return float(params["delta"]), "<"
+    if model == "alpha-k-anonymity" and "alpha" in params:
+        return float(params["alpha"]), "<="
     return None
 
 
@@ -340,7 +512,49 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
             recs = ", ".join(map(str, v.records[:6])) + (" …" if v.size > 6 else "")
             vt.add_row(_params(v.values), str(v.size), _fmt(v.statistic, v.unbounded), recs)
         console.print(vt)
+    if report.explanation is not None:
+        _explanation_text(console, report.explanation, max_rows)
     return buf.getvalue()
+
+
+def _explanation_text(console: Any, x: Explanation, max_rows: int) -> None:
+    """The explanation: the current risk, each quasi-identifier's contribution, the top MSUs."""
+    from rich.table import Table
+
+    cur = x.current
+    below = f", {cur.records_below_k} records in classes below k={x.k}" if x.k else ""
+    partial = "" if x.complete else " (partial search)"
+    console.print(
+        f"\nrisk explanation: {cur.sample_uniques} sample uniques, average risk "
+        f"{_fmt(cur.average_risk)}{below}; {x.msu_total} minimal sample uniques of size ≤ "
+        f"{x.max_size}{partial} (by size: {', '.join(map(str, x.msu_by_size))}), highest SUDA "
+        f"score {_fmt(x.highest_score)}"
+    )
+    ct = Table(show_edge=False)
+    for col in ("quasi-identifier", "SUDA share %", "uniques if dropped", "if generalized"):
+        ct.add_column(col, justify="left" if col == "quasi-identifier" else "right")
+    if x.k:
+        ct.add_column("below k if dropped / generalized", justify="right")
+    for c in sorted(x.contributions, key=lambda c: -c.suda_share):
+        g = c.generalized
+        row = [
+            c.attribute,
+            f"{c.suda_share:.1f}",
+            str(c.dropped.sample_uniques),
+            "—" if g is None else str(g.sample_uniques),
+        ]
+        if x.k:
+            row.append(f"{c.dropped.records_below_k} / {'—' if g is None else g.records_below_k}")
+        ct.add_row(*row)
+    console.print(ct)
+    mt = Table(show_edge=False)
+    for col in ("minimal sample unique", "records", "SUDA weight", "example (row)"):
+        mt.add_column(col, justify="right" if col in ("records", "SUDA weight") else "left")
+    for g in x.msus[:max_rows]:
+        ex = ", ".join(f"{k}={v}" for k, v in g.examples[0].items()) if g.examples else ""
+        row = f" (row {g.rows[0]})" if g.rows else ""
+        mt.add_row(" + ".join(g.attributes), str(g.records), _fmt(g.score), ex + row)
+    console.print(mt)
 
 
 def render_html(report: Report) -> str:

@@ -22,7 +22,7 @@ from privcheck.classes import ClassTable, count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
 from privcheck.metrics.generalization import Metric, all_metrics, get_metric
-from privcheck.models.base import evaluate_models, table_models
+from privcheck.models.base import evaluate_models, table_models, validate_data
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport, Report
@@ -249,11 +249,12 @@ def check_possible(encoded: EncodedTable, policy: Policy) -> None:
     n = encoded.n_records
     if n == 0:
         raise PolicyError("the table has no records; there is nothing to anonymize")
+    validate_data(encoded, table_models(policy.models))
     for m in policy.models:
         k = getattr(m, "k", None)
-        if m.model == "k-anonymity" and k is not None and k > n:
+        if m.model in ("k-anonymity", "alpha-k-anonymity") and k is not None and k > n:
             raise PolicyError(
-                f"k-anonymity with k={k} cannot hold: the table has only {n} records; use k ≤ {n}"
+                f"{m.model} with k={k} cannot hold: the table has only {n} records; use k ≤ {n}"
             )
         if m.model == "l-diversity":
             col = encoded.sensitive[m.attribute]

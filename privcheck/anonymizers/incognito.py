@@ -21,6 +21,12 @@ keeps both properties when every model is monotone with suppression (k-anonymity
 l-diversity). Otherwise the attribute subsets prune with those models only (a necessary
 condition), and on the full attribute set each candidate is evaluated unless a node below it
 satisfies with nothing to suppress — so the set returned is still exactly the satisfying set.
+
+A model without the generalization property at all (δ-disclosure: a merged class can dilute a
+value below its bound) is searched the same way, minus the last shortcut: a node with nothing
+to suppress says nothing about its generalizations, so every candidate of the full attribute set
+is evaluated. The subsets still prune with the models monotone with suppression, which keep both
+properties whatever else the policy holds.
 """
 
 from __future__ import annotations
@@ -47,7 +53,9 @@ from privcheck.lattice import Lattice
 class Incognito(GeneralizationAnonymizer):
     name = "incognito"
     summary = "every satisfying node via attribute subsets, rollups and pruning (LeFevre 2005)"
-    pruning = True
+    # it prunes with the generalization property only where the policy's models have it (see the
+    # module docstring), so it needs no refusal of models without it
+    pruning = False
 
     def search(self, problem: SearchProblem) -> SearchResult:
         q = problem.lattice.width
@@ -210,7 +218,8 @@ def exhaustive_with_clean_marking(
     problem: SearchProblem, lat: Lattice, cand: np.ndarray
 ) -> np.ndarray:
     """Every candidate evaluated, except the generalizations of a node with nothing to
-    suppress (they satisfy too); used when "satisfied within the limit" is not monotone."""
+    suppress (they satisfy too, when every model has the generalization property); used when
+    "satisfied within the limit" is not monotone."""
     sat = np.zeros(lat.size, dtype=bool)
     clean = np.zeros(lat.size, dtype=bool)
     for layer in lat.layers:
@@ -221,7 +230,7 @@ def exhaustive_with_clean_marking(
             outcome = problem.evaluate(lat.node(i))
             if outcome.satisfied:
                 sat[i] = True
-            if outcome.clean:
+            if outcome.clean and problem.monotone:
                 clean |= lat.up_mask(lat.nodes[i])
     return sat
 

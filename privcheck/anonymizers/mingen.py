@@ -11,7 +11,9 @@ satisfy, each probe tagging a cone of the lattice.
 
 The result is exact: the set of satisfying nodes, its minimal elements (the k-minimal
 generalizations) and the optimum by the policy's metric (Prec by default: the k-minimal
-distortion). Models without the generalization property are evaluated at every node.
+distortion). With models without the generalization property (δ-disclosure) only the failures
+of the policy's monotone part (the models monotone with suppression) are inferred; every other
+node is evaluated.
 """
 
 from __future__ import annotations

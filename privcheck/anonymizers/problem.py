@@ -513,7 +513,10 @@ class Tags:
     the monotone part of the policy (the models monotone with suppression).
 
     ``record`` applies predictive tagging (Flash / OLA style): a verdict carries to the up-set
-    or down-set of the node when the module docstring's monotonicity facts allow it.
+    or down-set of the node when the module docstring's monotonicity facts allow it. The monotone
+    part's verdicts always carry (its models are monotone with suppression, whatever else the
+    policy holds), and so does its failure to the down-set's full verdict; a satisfied or clean
+    node tags its up-set only when every model has the generalization property.
     """
 
     def __init__(self, problem: SearchProblem) -> None:
@@ -523,7 +526,9 @@ class Tags:
         self.fail = np.zeros(size, dtype=bool)
         self.mono_ok = np.zeros(size, dtype=bool)
         self.mono_fail = np.zeros(size, dtype=bool)
-        self.tagging = problem.monotone
+        self.tagging = True
+        #: whether every model has the generalization property (satisfied / clean carry up)
+        self.monotone = problem.monotone
 
     @property
     def resolved(self) -> np.ndarray:
@@ -552,7 +557,7 @@ class Tags:
                 lat.grid(self.fail)[down] = True
         if outcome.satisfied:
             self.sat[i] = True
-            if up is not None and (p.pruning_sound or outcome.clean):
+            if up is not None and self.monotone and (p.pruning_sound or outcome.clean):
                 lat.grid(self.sat)[up] = True
         else:
             self.fail[i] = True

@@ -9,6 +9,7 @@ from typing import ClassVar
 import numpy as np
 
 from privcheck.classes import ClassTable
+from privcheck.encoding import EncodedTable
 from privcheck.plugins import model_registry
 from privcheck.policy import ModelConfig
 
@@ -99,6 +100,13 @@ class PrivacyModel:
         return False
 
     @classmethod
+    def validate_data(cls, encoded: EncodedTable, config: ModelConfig) -> None:
+        """Input checks that need the data, not only the policy (a value the policy names must
+        occur in it): raise ``PolicyError``. Run once on the data a check or an anonymization
+        starts from — not on the classes a search evaluates, nor on a release's re-check,
+        whose suppression may legitimately have removed what the input held."""
+
+    @classmethod
     def evaluate(cls, table: ClassTable, config: ModelConfig) -> Evaluation:
         raise NotImplementedError
 
@@ -107,6 +115,13 @@ def evaluate_models(table: ClassTable, configs: Sequence[ModelConfig]) -> list[E
     """Evaluate every model of a policy on one class table."""
     registry = model_registry()
     return [registry[c.model].evaluate(table, c) for c in configs]
+
+
+def validate_data(encoded: EncodedTable, configs: Sequence[ModelConfig]) -> None:
+    """Every model's checks of the input data (``PrivacyModel.validate_data``)."""
+    registry = model_registry()
+    for c in configs:
+        registry[c.model].validate_data(encoded, c)
 
 
 def table_models(configs: Sequence[ModelConfig]) -> list[ModelConfig]:

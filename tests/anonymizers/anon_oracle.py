@@ -20,6 +20,9 @@ from privcheck.lattice import Lattice
 from privcheck.metrics.generalization import precision
 from privcheck.models.base import evaluate_models
 
+#: models that compare each class with the kept records' distribution (suppression changes it)
+TABLE_DEPENDENT = {"t-closeness", "beta-likeness", "delta-disclosure"}
+
 
 def restrict_rows(encoded: EncodedTable, rows: np.ndarray) -> EncodedTable:
     """The encoded table with only ``rows`` (a boolean mask) — a fresh table of those records."""
@@ -49,7 +52,7 @@ def verdict(
         return True, 0, ok
     if suppressed > limit or not ok.any():
         return False, suppressed, ok
-    if not any(c.model == "t-closeness" for c in configs):
+    if not any(c.model in TABLE_DEPENDENT for c in configs):
         return True, suppressed, ok  # the other models decide each class on its own
     kept = ok[table.record_class]
     while True:
@@ -96,7 +99,7 @@ def all_verdicts(
         return lat, sat, supp
 
     # the fixed point of suppression goes back to the rows
-    track = limit > 0 and any(c.model == "t-closeness" for c in configs)
+    track = limit > 0 and any(c.model in TABLE_DEPENDENT for c in configs)
 
     def visit(table: ClassTable, first: int) -> None:
         decide(table)

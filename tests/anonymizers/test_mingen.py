@@ -49,6 +49,15 @@ MODELS = {
     "recursive": [{"model": "l-diversity", "variant": "recursive", "l": 2, "c": 3}],
     "t-equal": [{"model": "k-anonymity", "k": 2}, {"model": "t-closeness", "t": 0.3}],
     "t-ordered": [{"model": "t-closeness", "t": 0.35, "distance": "ordered"}],
+    "beta": [{"model": "k-anonymity", "k": 2}, {"model": "beta-likeness", "beta": 1.5}],
+    "beta-enhanced": [{"model": "beta-likeness", "beta": 2, "variant": "enhanced"}],
+    "delta": [{"model": "delta-disclosure", "delta": 1.0}],
+    "delta-k": [
+        {"model": "k-anonymity", "k": 2},
+        {"model": "delta-disclosure", "delta": 1.2, "log_base": 2},
+    ],
+    "alpha-k": [{"model": "alpha-k-anonymity", "alpha": 0.6, "k": 2}],
+    "alpha-k-hiv": [{"model": "alpha-k-anonymity", "alpha": 0.3, "k": 2, "value": "hiv"}],
 }
 
 

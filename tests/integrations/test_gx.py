@@ -274,6 +274,42 @@ def test_policy_expectation_from_path_and_mapping(context, adult):
     assert from_mapping.result["details"]["models"][0]["value"] == sizes.min()
 
 
+def test_policy_expectation_with_attribute_disclosure_models(context, adult):
+    """β-likeness, δ-disclosure and (α,k) through the generic policy expectation: the figures
+    equal pandas group-bys of Adult (sex × race classes, salary-class sensitive)."""
+    mapping = {
+        "attributes": {
+            "sex": {"role": "quasi_identifier"},
+            "race": {"role": "quasi_identifier"},
+            "salary-class": {"role": "sensitive"},
+        },
+        "models": [
+            {"model": "beta-likeness", "beta": 1.0},
+            {"model": "delta-disclosure", "delta": 1.0},
+            {"model": "alpha-k-anonymity", "alpha": 0.9, "k": 5, "value": ">50K"},
+        ],
+    }
+    cp = checkpoint(context, "disclosure", [pg.ExpectTableToSatisfyPrivacyPolicy(policy=mapping)])
+    (res,) = results(cp.run(batch_parameters={"dataframe": adult}))
+    p = adult["salary-class"].value_counts(normalize=True)
+    q = adult.groupby(["sex", "race"])["salary-class"].value_counts(normalize=True)
+    ratio = q / q.index.get_level_values(-1).map(p).to_numpy()
+    share = adult.assign(rich=adult["salary-class"] == ">50K").groupby(["sex", "race"])["rich"]
+    beta, delta, alpha = res.result["details"]["models"]
+    assert beta["value"] == pytest.approx(max((ratio - 1).max(), 0.0), rel=1e-12)
+    assert beta["required"] == 1.0 and beta["comparison"] == "<="
+    assert delta["value"] == pytest.approx(np.abs(np.log(ratio)).max(), rel=1e-12)
+    assert delta["comparison"] == "<"
+    assert alpha["value"] == pytest.approx(share.mean().max(), rel=1e-12)
+    sizes = class_sizes(adult, ["sex", "race"])
+    assert res.success is bool(
+        (ratio - 1).max() <= 1.0
+        and np.abs(np.log(ratio)).max() < 1.0
+        and share.mean().max() <= 0.9
+        and sizes.min() >= 5
+    )
+
+
 BAD = [
     (pg.ExpectTableToBeKAnonymous, {"quasi_identifiers": ["age"], "k": 0}, "k"),
     (pg.ExpectTableToBeKAnonymous, {"quasi_identifiers": [], "k": 5}, "quasi_identifiers"),

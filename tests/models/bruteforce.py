@@ -326,7 +326,61 @@ def expected(
                 cache[c] = emd(v)
             out[c] = (float(cache[c]), cache[c] <= t)
         return Expected(out, sizes, False)
+    if name in ("beta-likeness", "delta-disclosure"):
+        table = Counter(x for v in classes.values() for x in v)
+        total = sum(table.values())
+        stat = (
+            (lambda v: beta_likeness(v, table, total, model))
+            if name == "beta-likeness"
+            else (lambda v: delta_disclosure(v, table, total, model))
+        )
+        return Expected({c: stat(v) for c, v in classes.items()}, sizes, False)
+    if name == "alpha-k-anonymity":
+        stat = lambda v: alpha_k(v, model)  # noqa: E731
+        return Expected({c: stat(v) for c, v in classes.items()}, sizes, False)
     raise ValueError(f"no oracle for {name}")
+
+
+def beta_likeness(values: list[str], table: Counter, total: int, model: dict) -> tuple[float, bool]:
+    """(largest (q − p)/p over the class's values, 0 if none is over-represented; verdict).
+
+    Basic: the largest gain ≤ β. Enhanced: every value's gain ≤ min(β, −ln p). Exact fractions,
+    except −ln p (a float, as the definition is).
+    """
+    n, beta = len(values), decimal(model["beta"])
+    gains = {
+        v: (Fraction(f, n) - Fraction(table[v], total)) / Fraction(table[v], total)
+        for v, f in Counter(values).items()
+    }
+    worst = max(max(gains.values()), Fraction(0))
+    if model.get("variant", "basic") == "basic":
+        return float(worst), worst <= beta
+    ok = all(
+        g <= 0 or float(g) <= min(float(beta), -math.log(table[v] / total))
+        for v, g in gains.items()
+    )
+    return float(worst), ok
+
+
+def delta_disclosure(
+    values: list[str], table: Counter, total: int, model: dict
+) -> tuple[float, bool]:
+    """(largest |log(q/p)| over the values present in the class, < δ)."""
+    n = len(values)
+    log = math.log2 if model.get("log_base", "e") in (2, "2") else math.log
+    worst = max(
+        abs(log(Fraction(f, n) / Fraction(table[v], total))) for v, f in Counter(values).items()
+    )
+    return worst, worst < model["delta"]
+
+
+def alpha_k(values: list[str], model: dict) -> tuple[float, bool]:
+    """(share of the protected value — or of the most frequent one — in the class; n ≥ k and
+    share ≤ α)."""
+    counts = Counter(values)
+    top = counts[str(model["value"])] if model.get("value") is not None else max(counts.values())
+    share = Fraction(top, len(values))
+    return float(share), len(values) >= model["k"] and share <= decimal(model["alpha"])
 
 
 # --------------------------------------------------------------------------- random tables

@@ -5,6 +5,10 @@ ordered distance over the observed values for numeric ones) correctly; privcheck
 it on Adult and on random tables. Its entropy l truncates exp(H) to an integer, its recursive
 (c,l) sorts the counts ascending, and its group-by drops rows with a missing quasi-identifier
 (../shared/notes/anchors.md): those tests pin privcheck's right answer next to pyCANON's wrong one.
+
+Basic β-likeness, δ-disclosure (base e) and the α of (α,k)-anonymity agree too. Its enhanced β is
+min(basic β, −ln p_min) — not the per-value cap min(β, −ln p_v) of Cao & Karras and ARX — and its δ
+is a figure, where the definition is strict: pinned below.
 """
 
 from __future__ import annotations
@@ -162,3 +166,103 @@ def test_missing_quasi_identifier_pycanon_drops_the_row():
     assert report.n_records == 5 and report.n_classes == 3
     assert (result.value, result.passed, result.violators[0].records) == (1, False, [4])
     assert result.violators[0].values == {"q": "<missing>"}
+
+
+# --------------------------------------------------------------------------- β, δ and (α,k)
+
+DISCLOSURE_MODELS = [
+    {"model": "beta-likeness", "beta": 1.0},
+    {"model": "delta-disclosure", "delta": 1.0},
+    {"model": "alpha-k-anonymity", "alpha": 0.5, "k": 2},
+]
+
+
+def _disclosure_values(frame: pd.DataFrame, qis: list[str], sensitive: str):
+    report = privcheck.check(frame, _policy(qis, sensitive, DISCLOSURE_MODELS))
+    return [m.value for m in report.models]
+
+
+def _pycanon_disclosure(frame: pd.DataFrame, qis: list[str], sensitive: str):
+    alpha, k = anonymity.alpha_k_anonymity(frame, qis, [sensitive])
+    return (
+        anonymity.basic_beta_likeness(frame, qis, [sensitive]),
+        anonymity.delta_disclosure(frame, qis, [sensitive]),
+        alpha,
+        k,
+    )
+
+
+@pytest.mark.parametrize("node", [(3, 1, 1, 2, 3, 2, 2, 2), (2, 1, 1, 2, 3, 2, 2, 1)])
+def test_adult_disclosure_models(adult_frame, node):
+    """Basic β (largest (q − p)/p), δ-disclosure in base e (largest |ln(q/p)|) and (α,k)'s
+    largest share agree with pyCANON on generalized Adult releases, for salary-class and for
+    occupation (14 values)."""
+    release = _generalized_adult(adult_frame, node)
+    for qis, sensitive in (
+        (ADULT_QIS, "salary-class"),
+        ([*ADULT_QIS[:-1], "salary-class"], "occupation"),
+    ):
+        beta, delta, alpha = _disclosure_values(release, qis, sensitive)
+        p_beta, p_delta, p_alpha, p_k = _pycanon_disclosure(release, qis, sensitive)
+        assert math.isclose(beta, p_beta, rel_tol=1e-12)
+        assert math.isclose(delta, p_delta, rel_tol=1e-12)
+        assert math.isclose(alpha, p_alpha, rel_tol=1e-12)
+        assert p_k == anonymity.k_anonymity(release, qis)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_random_tables_disclosure_models(seed):
+    rng = np.random.default_rng(100 + seed)
+    n, n_qi = int(rng.integers(2, 200)), int(rng.integers(1, 4))
+    qis = [f"q{j}" for j in range(n_qi)]
+    frame = pd.DataFrame({q: rng.integers(0, rng.integers(1, 5), size=n) for q in qis})
+    m = int(rng.integers(1, 7))
+    frame["s"] = "v" + pd.Series(rng.integers(0, m, size=n)).astype(str)
+    beta, delta, alpha = _disclosure_values(frame, qis, "s")
+    p_beta, p_delta, p_alpha, _ = _pycanon_disclosure(frame, qis, "s")
+    assert math.isclose(beta, p_beta, rel_tol=1e-12, abs_tol=1e-15)
+    assert math.isclose(delta, p_delta, rel_tol=1e-12, abs_tol=1e-15)
+    assert math.isclose(alpha, p_alpha, rel_tol=1e-12)
+
+
+def test_enhanced_beta_pycanon_caps_the_wrong_thing():
+    """pyCANON's enhanced β is min(basic β, −ln p_min) over the whole table, not a per-value cap.
+    Classes {9 a, 1 b} and {1 a, 9 b} (p = ½ each) over-represent a value by 0.8 > ln 2: enhanced
+    β-likeness (ARX: gain ≤ min(β, −ln p) for every value) fails for every β. pyCANON reports
+    ln 2 = 0.693, which a user would read as "holds for β = 0.7"; privcheck fails it and reports
+    the largest gain, 0.8."""
+    frame = pd.DataFrame({"q": ["x"] * 10 + ["y"] * 10, "s": ["a"] * 9 + ["b", "a"] + ["b"] * 9})
+    assert anonymity.enhanced_beta_likeness(frame, ["q"], ["s"]) == pytest.approx(math.log(2))
+    models = [{"model": "beta-likeness", "beta": b, "variant": "enhanced"} for b in (0.7, 5.0)]
+    results = privcheck.check(frame, _policy(["q"], "s", models)).models
+    assert [(r.value, r.passed) for r in results] == [
+        (pytest.approx(0.8), False),
+        (pytest.approx(0.8), False),
+    ]
+
+
+def test_delta_disclosure_base_and_strictness():
+    """pyCANON's δ is max |ln(q/p)| (base e, as the paper): privcheck's default agrees. ARX takes
+    log2 — ``log_base: 2`` gives pyCANON's figure / ln 2. The bound is strict: a table whose
+    largest |ln(q/p)| is exactly pyCANON's figure is *not* δ-disclosure-private for that δ."""
+    frame = pd.DataFrame({"q": ["x", "x", "y", "y"], "s": ["a", "a", "a", "b"]})
+    p_delta = anonymity.delta_disclosure(frame, ["q"], ["s"])
+    models = [
+        {"model": "delta-disclosure", "delta": p_delta},
+        {"model": "delta-disclosure", "delta": 10, "log_base": 2},
+    ]
+    natural, binary = privcheck.check(frame, _policy(["q"], "s", models)).models
+    assert natural.value == p_delta and not natural.passed
+    assert binary.value == pytest.approx(p_delta / math.log(2), rel=1e-12) and binary.passed
+
+
+def test_alpha_k_with_a_protected_value_pycanon_has_none():
+    """Wong et al. cap one sensitive value (``value: V``); pyCANON only caps the most frequent
+    value of each class, so its α is an upper bound of privcheck's per-value share."""
+    frame = pd.DataFrame(
+        {"q": ["x"] * 4 + ["y"] * 4, "s": ["flu"] * 3 + ["hiv"] + ["flu", "hiv"] * 2}
+    )
+    p_alpha, _ = anonymity.alpha_k_anonymity(frame, ["q"], ["s"])
+    model = {"model": "alpha-k-anonymity", "alpha": 0.5, "k": 2, "value": "hiv"}
+    (r,) = privcheck.check(frame, _policy(["q"], "s", [model])).models
+    assert p_alpha == 0.75 and r.value == 0.5 and r.passed
