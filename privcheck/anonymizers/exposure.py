@@ -68,12 +68,17 @@ class ExposureAttack:
 
 
 def sample_rows(
-    n: int, m: int, quadratic: bool, rng: np.random.Generator, budget: int = EXPOSURE_BUDGET
+    n: int,
+    m: int,
+    quadratic: bool,
+    rng: np.random.Generator,
+    budget: int = EXPOSURE_BUDGET,
+    min_sample: int = MIN_SAMPLE,
 ) -> np.ndarray:
     """All rows, or a simple random sample when the attack would exceed ``budget`` cells."""
     if not quadratic or n * n * max(m, 1) <= budget:
         return np.arange(n, dtype=np.int64)
-    size = min(n, max(MIN_SAMPLE, int(budget // (n * max(m, 1)))))
+    size = min(n, max(min_sample, int(budget // (n * max(m, 1)))))
     return np.sort(rng.choice(n, size=size, replace=False)).astype(np.int64)
 
 
@@ -95,6 +100,7 @@ def measure_exposure(
     rng: np.random.Generator,
     *,
     budget: int = EXPOSURE_BUDGET,
+    min_sample: int = MIN_SAMPLE,
 ) -> Exposure:
     """Run ``attack`` on ``masked`` (row i = the masked record of ``original``'s row i)."""
     from privcheck.plugins import risk_registry
@@ -103,7 +109,7 @@ def measure_exposure(
     started = time.perf_counter()
     attributes = [str(c) for c in original.columns]
     n = len(original)
-    rows = sample_rows(n, len(attributes), attack.quadratic, rng, budget)
+    rows = sample_rows(n, len(attributes), attack.quadratic, rng, budget, min_sample)
     inputs = AttackInputs(
         original.reset_index(drop=True),
         masked.reset_index(drop=True),
