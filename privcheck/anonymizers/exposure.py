@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # the risk package loads only when an attack runs
     from privcheck.risk.measures import AttackInputs, RiskOutcome
 
 #: candidate-mask cells (attacked records × released records × attributes) before sampling
-EXPOSURE_BUDGET = 250_000_000
+EXPOSURE_BUDGET = 100_000_000
 #: records attacked at least when sampling
 MIN_SAMPLE = 1_000
 #: two-sided 95 % normal quantile
@@ -116,6 +116,7 @@ def measure_exposure(
         attributes,
         rows,
         int(rng.integers(2**63 - 1)),  # tie-breaks only; the share does not depend on them
+        scored_sample=True,
     )
     if attack.runner is not None:
         out = attack.runner(inputs)

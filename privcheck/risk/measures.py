@@ -39,7 +39,10 @@ class AttackInputs:
     """What an attack sees: both files (aligned by position) and the intruder's knowledge.
 
     ``rows`` are the original records the intruder holds (their masked counterparts are the same
-    rows of the release); ``attributes`` the characteristics it knows of them.
+    rows of the release); ``attributes`` the characteristics it knows of them. ``scored_sample``
+    says that the intruder holds every record and ``rows`` are only the sample whose
+    re-identification is scored (an estimate of the whole-file figure; see
+    `privcheck.anonymizers.exposure`).
     """
 
     original: pd.DataFrame
@@ -47,6 +50,7 @@ class AttackInputs:
     attributes: list[str]
     rows: np.ndarray
     seed: int
+    scored_sample: bool = False
 
     @property
     def all_rows(self) -> bool:
@@ -207,7 +211,7 @@ def _knowledge(params: dict[str, Any], default: str, name: str) -> str:
 
 
 def _whole_file(inputs: AttackInputs, name: str) -> None:
-    if not inputs.all_rows:
+    if not inputs.all_rows and not inputs.scored_sample:
         raise PolicyError(
             f"attack {name} with knowledge=original gives the intruder the whole original file; "
             "drop --intruder-records, or use --param knowledge=own"
