@@ -174,7 +174,10 @@ class Exposure(BaseModel):
     confidence_interval: list[float] | None = Field(
         None, description="95 % interval of the share when a sample was attacked"
     )
-    certain_share: float = Field(description="Share of records linked with certainty")
+    certain_share: float = Field(
+        description="Share of records linked to a single candidate that is their true record "
+        "(a unique, correct link; certain when the attack's candidate sets surely hold it)"
+    )
     threshold: float = Field(description="The policy's exposure_threshold")
     warning: bool = Field(description="Whether the share exceeds the threshold")
     figures: dict[str, float | int | str | bool | None] = Field(
@@ -323,8 +326,8 @@ def exposure_lines(x: Exposure) -> list[str]:
         )
     lines = [
         f"exposure: the transparency attack {x.attack} ({params}) re-identifies "
-        f"{_pct(x.reidentified_share)} of the records{sample}, {_pct(x.certain_share)} with "
-        f"certainty; intruder: {x.intruder}"
+        f"{_pct(x.reidentified_share)} of the records{sample}, {_pct(x.certain_share)} by a "
+        f"unique, correct link; intruder: {x.intruder}"
     ]
     if x.warning:
         lines.append(
