@@ -43,9 +43,15 @@ class SensitiveDistribution(BaseModel):
     """The sensitive attribute's distribution overall and in the worst classes."""
 
     attribute: str
-    values: list[str] = Field(description="Sensitive values shown, in order (may end in 'other')")
+    values: list[str] = Field(
+        description="Sensitive values shown, in order (may end in 'other'); value ranges "
+        "'lo–hi' when a numeric attribute's values are grouped (see grouping)"
+    )
     overall: list[int] = Field(description="Counts over the whole table")
     classes: list[ClassDistribution] = Field(description="The worst classes, worst first")
+    grouping: str | None = Field(
+        None, description="How values were grouped for the plot (null: one entry per value)"
+    )
 
 
 class SizeHistogram(BaseModel):
