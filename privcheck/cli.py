@@ -153,9 +153,15 @@ def check(
     policy: Annotated[
         Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
     ] = ...,  # type: ignore[assignment]
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format")] = Format.text,
+    fmt: Annotated[
+        Format | None,
+        typer.Option(
+            "--format", "-f", help="Report format (default: --output's extension, else text)"
+        ),
+    ] = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write the report here")
+        Path | None,
+        typer.Option("--output", "-o", help="Write the report here (.json, .html, .txt: format)"),
     ] = None,
     max_violators: Annotated[
         int, typer.Option(min=0, help="How many violating classes to list per model")
@@ -203,6 +209,9 @@ def check(
     ] = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
+    from privcheck.report_format import output_format
+
+    fmt = Format(output_format(output, fmt.value if fmt is not None else None))
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
     guard({"--output": output}, [data, graph, linked_with], policy)
@@ -260,7 +269,11 @@ def anonymize(
         typer.Option("--param", help="Algorithm parameter key=value (repeatable)"),
     ] = None,
     report: Annotated[
-        Path | None, typer.Option("--report", help="Write the anonymization report (JSON)")
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Write the anonymization report: .json (JSON), .html/.htm (HTML), .txt/.md (text)",
+        ),
     ] = None,
     keep_order: Annotated[
         bool, typer.Option("--keep-order", help="Keep the input's row order (default: shuffle)")
@@ -293,9 +306,11 @@ def anonymize(
     from privcheck.io import write_text_atomic
     from privcheck.params import parse_params
     from privcheck.progress import is_quiet, progress
+    from privcheck.report_format import report_file_format
 
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
+    report_fmt = None if report is None else report_file_format(report)
     guard(
         {"--output": output, "--report": report},
         [data, graph, previous],
@@ -334,7 +349,7 @@ def anonymize(
         result.source = str(data)
         text = render_anonymization_text(result)
     if report is not None:
-        write_text_atomic(report, result.to_json() + "\n")
+        write_text_atomic(report, render_anonymization(result, report_fmt, text))
     typer.echo(text, nl=not text.endswith("\n"))
     if not is_quiet():
         typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
@@ -358,6 +373,17 @@ def _note_dropped(removed: list[str], policy: Path) -> None:
             f"{', '.join(unnamed)} (to keep one, list it in the policy with role: insensitive)",
             err=True,
         )
+
+
+def render_anonymization(result, fmt: str | None, text: str) -> str:
+    """The anonymization report (a table's or a graph's) in the report file's format."""
+    if fmt == "json":
+        return result.to_json() + "\n"
+    if fmt == "html":
+        from privcheck.html_report import render_anonymization_html
+
+        return render_anonymization_html(result)
+    return text
 
 
 class RiskFormat(StrEnum):
@@ -399,10 +425,16 @@ def risk(
         ),
     ] = None,
     fmt: Annotated[
-        RiskFormat, typer.Option("--format", "-f", help="Report format")
-    ] = RiskFormat.text,
+        RiskFormat | None,
+        typer.Option(
+            "--format", "-f", help="Report format (default: --output's extension, else text)"
+        ),
+    ] = None,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write the report here (atomically)")
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="Write the report here, atomically (.json, .html, .txt: format)"
+        ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of sampling and tie-breaks")] = 0,
 ) -> None:
@@ -413,9 +445,14 @@ def risk(
     from privcheck.params import parse_params
     from privcheck.plugins import risk_registry
     from privcheck.policy import load_policy
+    from privcheck.report_format import output_format
     from privcheck.risk.assess import assess, render_risk_text
 
     guard({"--output": output}, [original, masked], policy)
+    chosen = output_format(output, fmt.value if fmt is not None else None)
+    if chosen not in {f.value for f in RiskFormat}:
+        raise PolicyError(f"privcheck risk writes text, json or html, not {chosen}")
+    fmt = RiskFormat(chosen)
     registry = risk_registry()
     measure = registry.get(attack)
     if measure is None:

@@ -92,10 +92,60 @@ def worst_classes(ev: Evaluation, n: int) -> np.ndarray:
     return ev.worst_first(np.arange(len(ev.class_value)), limit=n)
 
 
+#: a numeric sensitive attribute with more distinct values than this is shown as value ranges
+NUMERIC_DISTINCT = 20
+#: how many ranges of about equal overall frequency
+NUMERIC_BINS = 10
+
+
+def _numbers(labels: list[str]) -> np.ndarray | None:
+    """The labels as floats when every one is a number (else None)."""
+    try:
+        return np.array([float(v) for v in labels], dtype=np.float64)
+    except ValueError:
+        return None
+
+
+def _short(v: float) -> str:
+    return f"{v:.0f}" if float(v).is_integer() else f"{v:.4g}"
+
+
+def _value_ranges(
+    shown: np.ndarray, numbers: np.ndarray, overall: np.ndarray, bins: int
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Values (codes ``shown``) grouped into ranges of about equal overall frequency.
+
+    Returns the codes in numeric order, the range index of each and the ranges' labels. A range
+    never splits one value; ranges are cut where the cumulative count crosses i/bins.
+    """
+    order = np.argsort(numbers, kind="stable")
+    codes, nums = shown[order], numbers[order]
+    counts = overall[codes].astype(np.float64)
+    before = np.cumsum(counts) - counts
+    raw = np.minimum((before * bins) // max(counts.sum(), 1.0), bins - 1).astype(np.int64)
+    _, which = np.unique(raw, return_inverse=True)
+    n_ranges = int(which.max()) + 1
+    lo = np.full(n_ranges, np.inf)
+    hi = np.full(n_ranges, -np.inf)
+    np.minimum.at(lo, which, nums)
+    np.maximum.at(hi, which, nums)
+    labels = [
+        _short(a) if a == b else f"{_short(a)}–{_short(b)}" for a, b in zip(lo, hi, strict=True)
+    ]
+    return codes, which, labels
+
+
 def sensitive_distribution(
     table: ClassTable, ev: Evaluation, n_classes: int = 3, max_values: int = 30
 ) -> SensitiveDistribution | None:
-    """The protected attribute's distribution overall and in the model's worst classes."""
+    """The protected attribute's distribution overall and in the model's worst classes.
+
+    Every value with a count when there are few; a numeric attribute with more than
+    ``NUMERIC_DISTINCT`` distinct values as ``NUMERIC_BINS`` value ranges of about equal overall
+    frequency (a bar per salary is unreadable, and the most frequent values of a continuous
+    attribute are an arbitrary few); other attributes with more than ``max_values`` values as
+    the most frequent ones plus 'other'.
+    """
     if not isinstance(ev.config, SensitiveModelConfig) or ev.config.attribute is None:
         return None
     name = ev.config.attribute
@@ -106,20 +156,35 @@ def sensitive_distribution(
     labels = table.encoded.sensitive[name].levels.ground
     rank = table.encoded.sensitive_rank.get(name, np.arange(s.n_values))
     shown = np.flatnonzero(overall > 0)
-    other = np.zeros(0, dtype=np.int64)
-    if len(shown) > max_values:
-        by_freq = shown[np.argsort(-overall[shown], kind="stable")]
-        shown, other = by_freq[: max_values - 1], by_freq[max_values - 1 :]
-    shown = shown[np.argsort(rank[shown], kind="stable")]
-    names = [str(labels[v]) for v in shown]
-    if len(other):
-        names.append(f"other ({len(other)} values)")
+    numbers = _numbers([str(labels[v]) for v in shown]) if len(shown) > NUMERIC_DISTINCT else None
+    grouping = None
+    if numbers is not None:
+        codes, which, names = _value_ranges(shown, numbers, overall, NUMERIC_BINS)
+        grouping = (
+            f"{len(names)} ranges of about equal frequency over the table "
+            f"({len(shown)} distinct values)"
+        )
 
-    def project(counts: np.ndarray) -> list[int]:
-        out = counts[shown].tolist()
+        def project(counts: np.ndarray) -> list[int]:
+            out = np.bincount(which, weights=counts[codes], minlength=len(names))
+            return [int(c) for c in out]
+
+    else:
+        other = np.zeros(0, dtype=np.int64)
+        if len(shown) > max_values:
+            by_freq = shown[np.argsort(-overall[shown], kind="stable")]
+            shown, other = by_freq[: max_values - 1], by_freq[max_values - 1 :]
+            grouping = f"the {len(shown)} most frequent values, then the other {len(other)}"
+        shown = shown[np.argsort(rank[shown], kind="stable")]
+        names = [str(labels[v]) for v in shown]
         if len(other):
-            out.append(counts[other].sum())
-        return [int(c) for c in out]
+            names.append(f"other ({len(other)} values)")
+
+        def project(counts: np.ndarray) -> list[int]:
+            out = counts[shown].tolist()
+            if len(other):
+                out.append(counts[other].sum())
+            return [int(c) for c in out]
 
     worst = worst_classes(ev, n_classes)
     classes = [
@@ -132,5 +197,9 @@ def sensitive_distribution(
         for c, values in zip(worst, table.class_labels(worst), strict=True)
     ]
     return SensitiveDistribution(
-        attribute=name, values=names, overall=project(overall), classes=classes
+        attribute=name,
+        values=names,
+        overall=project(overall),
+        classes=classes,
+        grouping=grouping,
     )

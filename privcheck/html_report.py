@@ -9,6 +9,13 @@ Layout: verdict; a summary table (required vs achieved per model); the class-siz
 section per model (statistic histogram with the bound marked, the sensitive distribution of the
 worst classes against the table's, the worst violating classes); then contributed sections —
 anonymization node, suppression, information loss, utility, risk — each only when present.
+
+The anonymization report (`render_anonymization_html`) uses the same shell: the transformation
+(node or masked attributes, parameters, search figures), suppression, information loss, the
+generalization/suppression front as a plot, the release's exposure to its transparency attack,
+then the re-check's model table and model sections. The risk report (`render_risk_html`)
+draws the sections of a ``privcheck risk`` report. Figures are labelled in words (`label`),
+never by their JSON keys.
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ import numpy as np
 
 from privcheck.report import (
     SECTION_ORDER,
+    AnonymizationReport,
+    Exposure,
     ModelResult,
     Report,
     Section,
@@ -71,6 +80,10 @@ tr.pass td.result{color:var(--ok);font-weight:700}
 figure{margin:6px 0}figure svg{max-width:100%;height:auto}
 figcaption{font-size:.82rem;color:var(--muted)}
 .note{color:var(--muted);font-size:.85rem}
+.warning{background:#fff4e5;border-left:4px solid #ef6c00;padding:8px 12px;margin:8px 0;
+font-weight:600}
+pre.cmd{background:var(--bg);padding:8px 12px;border-radius:6px;font-size:.82rem;
+white-space:pre-wrap}
 footer{color:var(--muted);font-size:.8rem;margin-top:28px}
 """
 
@@ -193,7 +206,8 @@ def distribution_plot(d: SensitiveDistribution, statistic: str, salt: str) -> st
     overall = np.asarray(d.overall, dtype=float)
     total = overall.sum() or 1.0
     n = len(d.values)
-    fig = _figure(min(9.4, 3.2 + 0.45 * n * (1 + len(d.classes)) / 2), 3.0)
+    # room for the legend (classes named by their values) right of the axes
+    fig = _figure(min(10.5, 5.8 + 0.45 * n * (1 + len(d.classes)) / 2), 3.0)
     ax = fig.add_subplot(1, 1, 1)
     x = np.arange(n)
     series = [("whole table", overall / total, GREY)]
@@ -203,7 +217,7 @@ def distribution_plot(d: SensitiveDistribution, statistic: str, salt: str) -> st
         noun = "record" if c.size == 1 else "records"
         series.append(
             (
-                f"class {i + 1} ({c.size} {noun}{stat})",
+                f"{class_name(c.values)} ({c.size} {noun}{stat})",
                 counts / max(c.size, 1),
                 SERIES[i % len(SERIES)],
             )
@@ -219,6 +233,34 @@ def distribution_plot(d: SensitiveDistribution, statistic: str, salt: str) -> st
     ax.set_ylabel("share of records", fontsize=9)
     ax.set_xlabel(d.attribute, fontsize=9)
     ax.legend(fontsize=7.5, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    _style(ax)
+    fig.tight_layout()
+    return _svg(fig, salt)
+
+
+def class_name(values: dict[str, str], width: int = 44) -> str:
+    """A class by its quasi-identifier values, shortened for a legend."""
+    text = ", ".join(f"{k}={v}" for k, v in values.items()) or "the whole table"
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def tradeoff_plot(points: list[dict[str, Any]], metric: str, chosen: int | None, salt: str) -> str:
+    """The Pareto front: the metric against the suppressed records, the release's point ringed."""
+    x = np.array([p["suppressed"] for p in points], dtype=float)
+    y = np.array([np.nan if p["value"] is None else p["value"] for p in points], dtype=float)
+    order = np.argsort(x, kind="stable")
+    fig = _figure(6.8, 2.9)
+    ax = fig.add_subplot(1, 1, 1)
+    ax.step(x[order], y[order], where="post", color=SERIES[3], linewidth=1.4)
+    ax.plot(x, y, "o", color=SERIES[3], markersize=4, label="Pareto-optimal releases")
+    if chosen is not None:
+        ax.plot(
+            [x[chosen]], [y[chosen]], "o", markersize=10, markerfacecolor="none",
+            markeredgecolor=BAD, markeredgewidth=1.8, label="this release",
+        )  # fmt: skip
+    ax.set_xlabel("suppressed records", fontsize=9)
+    ax.set_ylabel(metric, fontsize=9)
+    ax.legend(fontsize=8, frameon=False)
     _style(ax)
     fig.tight_layout()
     return _svg(fig, salt)
@@ -276,7 +318,66 @@ def _required(m: ModelResult) -> str:
     return "—" if req is None else f"{_OPS[req[1]]} {_fmt(req[0])}"
 
 
-def _summary_table(report: Report) -> str:
+#: words for the keys the reports carry; others get their underscores replaced
+LABELS: dict[str, str] = {
+    "reidentification_rate": "Re-identification rate (single link)",
+    "reidentified_share": "Re-identified share",
+    "anonymity_set_rate": "Re-identified share (anonymity sets)",
+    "certain_rate": "Certain re-identifications",
+    "certain_share": "Unique, correct links",
+    "mean_anonymity_set_size": "Mean anonymity-set size",
+    "certain_links": "Certain links (records)",
+    "singleton_rate": "Singleton candidate sets",
+    "false_certain": "False certain links (records)",
+    "mean_candidate_set_size": "Mean candidate-set size",
+    "median_candidate_set_size": "Median candidate-set size",
+    "empty_candidate_sets": "Empty candidate sets (records)",
+    "true_in_candidates_rate": "True record among the candidates",
+    "window_rule": "Window rule",
+    "window": "Window (ranks)",
+    "nearest_neighbour_rate": "Nearest-neighbour rate",
+    "one_to_one_rate": "One-to-one assignment rate",
+    "disclosure_rate": "Disclosure rate",
+    "record_rate": "Records disclosed on every attribute",
+    "linked_within": "Linked within",
+    "n_records": "Records",
+    "n_classes": "Classes",
+    "sample_uniques": "Sample uniques (records)",
+    "sample_uniqueness": "Sample uniqueness",
+    "prosecutor_records_at_risk": "Prosecutor: records at risk",
+    "prosecutor_highest_risk": "Prosecutor: highest risk",
+    "prosecutor_average_risk": "Prosecutor: average risk",
+    "journalist_records_at_risk": "Journalist: records at risk",
+    "journalist_highest_risk": "Journalist: highest risk",
+    "journalist_average_risk": "Journalist: average risk",
+    "marketer_average_risk": "Marketer: average risk",
+    "population_uniques": "Population uniques",
+    "population_uniqueness_of_sample_uniques": "Population uniques among sample uniques",
+    "sse_sst": "SSE/SST (%)",
+    "il1s": "IL1s",
+    "mean_divergence": "Divergence of means",
+    "variance_divergence": "Divergence of variances",
+    "covariance_divergence": "Divergence of covariances",
+    "correlation_divergence": "Divergence of correlations",
+    "prec": "Precision (Prec; 1 = no loss)",
+    "discernibility": "Discernibility",
+    "aecs": "Average equivalence-class size",
+    "height": "Generalization height",
+    "loss": "Loss (ARX)",
+}
+
+
+def label(key: str) -> str:
+    """A figure's name in words: the known ones from ``LABELS``, others de-snake-cased."""
+    if key in LABELS:
+        return LABELS[key]
+    if len(key) <= 2:  # a parameter's symbol (k, p, a, m1) stays as the docs write it
+        return key
+    text = key.replace("_", " ") if " " not in key else key
+    return text[:1].upper() + text[1:]
+
+
+def _summary_table(report: Report, title: str = "Models") -> str:
     rows = "".join(
         f"<tr class='{'pass' if m.passed else 'fail'}'><td><a href='#model-{i}'>{e(m.model)}</a>"
         f"</td><td>{e(_params(m.params))}</td><td class='num'>{e(_required(m))}</td>"
@@ -287,7 +388,7 @@ def _summary_table(report: Report) -> str:
         for i, m in enumerate(report.models, 1)
     )
     return (
-        "<section id='summary'><h2>Models</h2><table><tr><th>model</th><th>parameters</th>"
+        f"<section id='summary'><h2>{e(title)}</h2><table><tr><th>model</th><th>parameters</th>"
         "<th class='num'>required</th><th class='num'>achieved</th><th>statistic</th>"
         "<th>result</th><th class='num'>violating classes</th><th class='num'>violating records"
         f"</th></tr>{rows}</table></section>"
@@ -295,7 +396,7 @@ def _summary_table(report: Report) -> str:
 
 
 def _figures_table(figures: dict[str, Any]) -> str:
-    rows = "".join(f"<tr><td>{e(str(k))}</td>{_cell(v)}</tr>" for k, v in figures.items())
+    rows = "".join(f"<tr><td>{e(label(str(k)))}</td>{_cell(v)}</tr>" for k, v in figures.items())
     return f"<table class='figures'>{rows}</table>"
 
 
@@ -346,7 +447,26 @@ def _violators_table(m: ModelResult, limit: int = 10) -> str:
     )
 
 
-def _model_section(i: int, m: ModelResult) -> str:
+def _worst_classes_table(m: ModelResult) -> str:
+    """The classes of the distribution plot with their full quasi-identifier values."""
+    d = m.distribution
+    if d is None or not d.classes:
+        return ""
+    qis = list(d.classes[0].values)
+    head = "".join(f"<th>{e(q)}</th>" for q in qis)
+    rows = "".join(
+        "<tr>"
+        + "".join(f"<td>{e(c.values.get(q, ''))}</td>" for q in qis)
+        + f"<td class='num'>{c.size:,}</td><td class='num'>{e(_fmt(c.statistic))}</td></tr>"
+        for c in d.classes
+    )
+    return (
+        "<table class='classes'><tr>"
+        f"{head}<th class='num'>size</th><th class='num'>{e(m.statistic)}</th></tr>{rows}</table>"
+    )
+
+
+def _model_section(i: int, m: ModelResult, classes_link: bool = True) -> str:
     status = "pass" if m.passed else "fail"
     plots = []
     if m.histogram is not None and m.model != "k-anonymity":
@@ -355,7 +475,7 @@ def _model_section(i: int, m: ModelResult) -> str:
             f"<figcaption>{e(m.statistic)} per class; red: classes that break the model"
             "</figcaption></figure>"
         )
-    elif m.model == "k-anonymity":
+    elif m.model == "k-anonymity" and classes_link:
         plots.append(
             "<p class='note'>Class sizes: see <a href='#classes'>Equivalence classes</a>.</p>"
         )
@@ -364,7 +484,9 @@ def _model_section(i: int, m: ModelResult) -> str:
             f"<figure class='plot distribution'>"
             f"{distribution_plot(m.distribution, m.statistic, f'pc-m{i}-d')}"
             f"<figcaption>{e(m.distribution.attribute)}: the whole table against the "
-            f"{len(m.distribution.classes)} worst classes by {e(m.statistic)}</figcaption></figure>"
+            f"{len(m.distribution.classes)} worst classes by {e(m.statistic)}"
+            + (f"; values grouped: {e(m.distribution.grouping)}" if m.distribution.grouping else "")
+            + f"</figcaption></figure>{_worst_classes_table(m)}"
         )
     return (
         f"<section class='model {status}' id='model-{i}'><h2>{e(m.model)} "
@@ -385,7 +507,7 @@ def _contributed_section(s: Section, n: int) -> str:
     if s.figures:
         parts.append(_figures_table(s.figures))
     if s.table is not None:
-        head = "".join(f"<th>{e(c)}</th>" for c in s.table.columns)
+        head = "".join(f"<th>{e(label(c))}</th>" for c in s.table.columns)
         rows = "".join("<tr>" + "".join(_cell(v) for v in r) + "</tr>" for r in s.table.rows)
         parts.append(f"<table><tr>{head}</tr>{rows}</table>")
     if s.plot is not None:
@@ -459,10 +581,266 @@ def render_risk_html(report: Any) -> str:
         f"title='re-identification rate'>{e(badge)}</div><h1>{e(title)}</h1></header>",
         f"<p class='meta'>Original {e(str(report.original))} against the release "
         f"{e(str(report.masked))}: the intruder holds {e(report.intruder_records)} of "
-        f"{report.n_masked_records:,} records on {e(', '.join(report.attributes))}.</p>",
+        f"{report.n_masked_records:,} records on {e(', '.join(report.attributes))}."
+        + (f" Attack parameters: {e(_params(report.params))}." if report.params else "")
+        + "</p>",
         f"<nav>{''.join(toc)}</nav>",
         *(_contributed_section(s, n) for n, s in enumerate(report.sections)),
         f"<footer>privcheck {e(report.privcheck_version)} · risk in "
         f"{report.elapsed_seconds:.2f} s · rendered {stamp}</footer>",
+    ]
+    return _page(title, body)
+
+
+# --------------------------------------------------------------------------- anonymization
+
+
+def _json_value(v: Any) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={_json_value(x)}" for k, x in v.items())
+    if isinstance(v, list):
+        return "[" + "; ".join(_json_value(x) for x in v) + "]"
+    return "—" if v is None else str(v)
+
+
+def _transformation_section(r: AnonymizationReport) -> str:
+    parts = ["<section class='extra' id='transformation'><h2>Transformation</h2>"]
+    if r.node is not None:
+        head = "".join(f"<th>{e(q)}</th>" for q in r.node)
+        cells = "".join(f"<td class='num'>{v}</td>" for v in r.node.values())
+        parts.append(
+            "<p>Generalization level of each quasi-identifier (0: the original values).</p>"
+            f"<table><tr>{head}</tr><tr>{cells}</tr></table>"
+        )
+    else:
+        parts.append(f"<p>Masked quasi-identifiers: {e(', '.join(r.quasi_identifiers))}.</p>")
+    if r.guarantee:
+        parts.append(f"<p><strong>Guarantee:</strong> {e(r.guarantee)}</p>")
+    params = {k: _json_value(v) for k, v in r.parameters.items() if k != "models"}
+    if params:
+        parts.append("<h3>Parameters (published with the release)</h3>")
+        parts.append(_figures_table(params))
+    search = {
+        "Nodes evaluated": r.nodes_evaluated,
+        "Lattice size": r.lattice_size,
+        "Satisfying nodes": r.satisfying_nodes,
+        "Search time (s)": r.search_seconds,
+        "Total time (s)": r.elapsed_seconds,
+    }
+    search = {k: v for k, v in search.items() if v is not None}
+    if search:
+        parts.append("<h3>Search</h3>" + _figures_table(search))
+    if r.minimal_nodes:
+        qis = list(r.minimal_nodes[0])
+        head = "".join(f"<th>{e(q)}</th>" for q in qis)
+        rows = "".join(
+            "<tr>" + "".join(f"<td class='num'>{n[q]}</td>" for q in qis) + "</tr>"
+            for n in r.minimal_nodes[:20]
+        )
+        more = len(r.minimal_nodes) - 20
+        parts.append(
+            f"<h3>Minimal satisfying nodes ({len(r.minimal_nodes):,})</h3>"
+            f"<table><tr>{head}</tr>{rows}</table>"
+            + (f"<p class='note'>… and {more:,} more.</p>" if more > 0 else "")
+        )
+    if r.path:
+        qis = list(r.path[0])
+        head = "".join(f"<th>{e(q)}</th>" for q in qis)
+        rows = "".join(
+            f"<tr><td class='num'>{i}</td>"
+            + "".join(f"<td class='num'>{n[q]}</td>" for q in qis)
+            + "</tr>"
+            for i, n in enumerate(r.path)
+        )
+        parts.append(f"<h3>Greedy path</h3><table><tr><th>step</th>{head}</tr>{rows}</table>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _suppression_section(r: AnonymizationReport) -> str:
+    figures: dict[str, Any] = {
+        "Records in the input": r.n_records,
+        "Released with their values": r.n_kept,
+        "Suppressed": r.n_suppressed,
+        "Suppressed share": f"{r.n_suppressed / max(r.n_records, 1):.2%}",
+        "Rows in the release": r.n_released_rows,
+    }
+    limit = r.parameters.get("suppression_limit")
+    if limit is not None:
+        figures["Suppression limit"] = (
+            f"{float(limit):.2%} ({r.parameters.get('suppression_limit_records', '?')} records)"
+        )
+    if r.parameters.get("suppressed_records"):
+        figures["Suppressed records are"] = (
+            "left out" if r.parameters["suppressed_records"] == "remove" else "written as '*'"
+        )
+    if r.removed_columns:
+        figures["Removed columns"] = ", ".join(r.removed_columns)
+    return (
+        "<section class='extra' id='suppression'><h2>Suppression</h2>"
+        f"{_figures_table(figures)}</section>"
+    )
+
+
+def _loss_section(r: AnonymizationReport) -> str:
+    if r.metrics:
+        rows = "".join(
+            f"<tr><td>{e(label(k))}{' (optimised)' if k == r.metric else ''}</td>{_cell(v)}</tr>"
+            for k, v in r.metrics.items()
+        )
+        table = f"<table class='figures'>{rows}</table>"
+    elif r.information_loss:
+        table = _figures_table(r.information_loss)
+    else:
+        return ""
+    return (
+        f"<section class='extra' id='information-loss'><h2>Information loss</h2>{table}</section>"
+    )
+
+
+def _tradeoff_section(r: AnonymizationReport) -> str:
+    if not r.tradeoff:
+        return ""
+    metric = label(r.metric or "metric")
+    chosen = next(
+        (
+            i
+            for i, p in enumerate(r.tradeoff)
+            if p["node"] == r.node and p["suppressed"] == r.n_suppressed
+        ),
+        None,
+    )
+    qis = list(r.tradeoff[0]["node"])
+    head = "".join(f"<th>{e(q)}</th>" for q in qis)
+    rows = "".join(
+        f"<tr><td class='num'>{e(_fmt(p['value']))}</td><td class='num'>{p['suppressed']:,}</td>"
+        + "".join(f"<td class='num'>{p['node'][q]}</td>" for q in qis)
+        + "</tr>"
+        for p in r.tradeoff
+    )
+    return (
+        "<section class='extra' id='tradeoff'><h2>Generalization against suppression</h2>"
+        "<p>The releases no other beats on both the metric and the suppressed records (the "
+        "Pareto front), best metric first.</p>"
+        f"<figure class='plot'>{tradeoff_plot(r.tradeoff, metric, chosen, 'pc-front')}"
+        f"<figcaption>{e(metric)} against suppressed records; ringed: this release"
+        "</figcaption></figure>"
+        f"<table><tr><th class='num'>{e(metric)}</th><th class='num'>suppressed</th>{head}</tr>"
+        f"{rows}</table></section>"
+    )
+
+
+def _param_args(params: dict[str, Any]) -> str:
+    """``--param`` options that give ``params`` back (lists as JSON, which --param reads)."""
+    import json
+
+    out = []
+    for k, v in params.items():
+        text = v if isinstance(v, str) and v.isidentifier() else json.dumps(v)
+        out.append(
+            f"--param {k}={text}"
+            if text == v or isinstance(v, int | float)
+            else f"--param '{k}={text}'"
+        )
+    return " ".join(out)
+
+
+def _exposure_section(x: Exposure | None) -> str:
+    if x is None:
+        return ""
+    share = f"{x.reidentified_share:.1%}"
+    interval = ""
+    if x.confidence_interval is not None:
+        lo, hi = x.confidence_interval
+        interval = f" (95 % interval {lo:.1%}–{hi:.1%}, {x.n_attacked:,} records sampled)"
+    warning = (
+        f"<p class='warning'>Warning: {share} of the records are re-identified by an intruder "
+        f"who knows the method, above the policy's exposure threshold of {x.threshold:.1%}."
+        "</p>"
+        if x.warning
+        else ""
+    )
+    command = (
+        "privcheck risk --original DATA --masked RELEASE --policy POLICY "
+        f"--attack {x.attack} {_param_args(x.params)}"
+    )
+    figures = {k: v for k, v in x.figures.items()}
+    return (
+        "<section class='extra' id='exposure'><h2>Exposure to the transparency attack</h2>"
+        f"{warning}<div class='compare'>"
+        f"<div><div class='lbl'>{e(label('reidentified_share'))}</div>"
+        f"<div class='big'>{e(share)}</div></div>"
+        f"<div><div class='lbl'>{e(label('certain_share'))}</div>"
+        f"<div class='big'>{x.certain_share:.1%}</div></div>"
+        f"<div><div class='lbl'>Threshold</div><div class='big'>{x.threshold:.1%}</div></div>"
+        f"</div><p>Attack <strong>{e(x.attack)}</strong> ({e(_params(x.params))}){e(interval)}. "
+        f"The intruder {e(x.intruder)}. A record counts 1/|A| when its true released record is "
+        "among the |A| records the attack finds best: the share is the expected share of "
+        "records re-identified.</p>"
+        f"{_figures_table(figures)}"
+        "<p class='note'>The same figure from the written files (with --keep-order):</p>"
+        f"<pre class='cmd'>{e(command)}</pre></section>"
+    )
+
+
+def _notes_section(r: AnonymizationReport) -> str:
+    if not r.notes:
+        return ""
+    items = "".join(f"<li>{e(n)}</li>" for n in r.notes)
+    return f"<section class='extra' id='notes'><h2>Notes</h2><ul>{items}</ul></section>"
+
+
+def render_anonymization_html(report: Any) -> str:
+    """An anonymization report (a table's, or a graph's) as one self-contained HTML page."""
+    if getattr(report, "kind", None) == "graph-anonymization":
+        return _graph_anonymization_html(report)
+    r: AnonymizationReport = report
+    check = r.check
+    verdict = "PASSED" if check.passed else "FAILED"
+    src = f" — {r.source}" if r.source else ""
+    title = f"privcheck anonymize{src}: {r.algorithm}"
+    parts = [
+        ("transformation", "transformation", _transformation_section(r)),
+        ("suppression", "suppression", _suppression_section(r)),
+        ("information-loss", "information loss", _loss_section(r)),
+        ("tradeoff", "generalization vs suppression", _tradeoff_section(r)),
+        ("exposure", "exposure", _exposure_section(r.exposure)),
+        ("summary", "re-check", _summary_table(check, "Re-check of the release")),
+        ("notes", "notes", _notes_section(r)),
+    ]
+    toc = [f"<a href='#{pid}'>{e(name)}</a>" for pid, name, html_ in parts if html_]
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    elapsed = f" in {r.elapsed_seconds:.2f} s" if r.elapsed_seconds is not None else ""
+    body = [
+        f"<header class='top'><div class='verdict {verdict}' id='verdict' "
+        f"title='re-check of the release'>{verdict}</div><h1>{e(title)}</h1></header>",
+        f"<p class='meta'>Released {r.n_kept:,} of {r.n_records:,} records "
+        f"({r.n_suppressed:,} suppressed) over {e(', '.join(r.quasi_identifiers))}. The release "
+        f"{'satisfies' if check.passed else 'FAILS'} the policy: "
+        f"{sum(m.passed for m in check.models)} of {len(check.models)} models hold.</p>",
+        f"<nav>{''.join(toc)}</nav>",
+        *(html_ for _, _, html_ in parts),
+        *(
+            _model_section(i, m, classes_link=check.class_sizes is not None)
+            for i, m in enumerate(check.models, 1)
+        ),
+        f"<footer>privcheck {e(r.privcheck_version)} · anonymization{e(elapsed)} · "
+        f"rendered {stamp}</footer>",
+    ]
+    return _page(title, body)
+
+
+def _graph_anonymization_html(release: Any) -> str:
+    a, check = release.anonymization, release.check
+    verdict = "PASSED" if check.passed else "FAILED"
+    title = f"privcheck anonymize --graph: k-degree (k={a.k})"
+    figures = {k: v for k, v in a.model_dump().items() if isinstance(v, bool | int | float | str)}
+    body = [
+        f"<header class='top'><div class='verdict {verdict}' id='verdict'>{verdict}</div>"
+        f"<h1>{e(title)}</h1></header>",
+        "<section class='extra' id='transformation'><h2>Anonymization</h2>"
+        f"{_figures_table(figures)}</section>",
+        _summary_table(check, "Re-check of the release"),
+        f"<footer>privcheck {e(check.privcheck_version)} · graph anonymization</footer>",
     ]
     return _page(title, body)

@@ -216,6 +216,14 @@ class Policy(_Strict):
         description="Missing values in quasi-identifiers / sensitive attributes: an input error, "
         "or a class of their own",
     )
+    exposure_threshold: float = Field(
+        0.05,
+        ge=0.0,
+        le=1.0,
+        description="Masking methods: the share of records their transparency attack may "
+        "re-identify before the anonymization report warns (0.05: the prosecutor risk of "
+        "20-anonymity)",
+    )
 
     #: Directory relative hierarchy paths are resolved against (set when loaded from a file).
     _base_dir: Path | None = PrivateAttr(None)

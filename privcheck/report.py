@@ -46,9 +46,15 @@ class SensitiveDistribution(BaseModel):
     """The sensitive attribute's distribution overall and in the worst classes."""
 
     attribute: str
-    values: list[str] = Field(description="Sensitive values shown, in order (may end in 'other')")
+    values: list[str] = Field(
+        description="Sensitive values shown, in order (may end in 'other'); value ranges "
+        "'lo–hi' when a numeric attribute's values are grouped (see grouping)"
+    )
     overall: list[int] = Field(description="Counts over the whole table")
     classes: list[ClassDistribution] = Field(description="The worst classes, worst first")
+    grouping: str | None = Field(
+        None, description="How values were grouped for the plot (null: one entry per value)"
+    )
 
 
 class SizeHistogram(BaseModel):
@@ -338,6 +344,39 @@ def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
     return None
 
 
+class Exposure(BaseModel):
+    """How exposed a masked release is to the transparency attack that fits its method.
+
+    ``reidentified_share`` is the expected share of records the intruder links to their true
+    released record (the attack's anonymity-set rate: 1/|A| per record whose true record is
+    among the |A| best, averaged); ``warning`` is ``reidentified_share > threshold``, the
+    policy's ``exposure_threshold``. See ``privcheck.anonymizers.exposure``.
+    """
+
+    attack: str = Field(description="The risk measure (privcheck risk --attack NAME)")
+    params: dict[str, Any] = Field(description="Its parameters (privcheck risk --param k=v)")
+    intruder: str = Field(description="What the intruder holds and knows")
+    n_records: int = Field(description="Records in the release")
+    n_attacked: int = Field(description="Records attacked (all, or a random sample)")
+    sampled: bool
+    reidentified_share: float = Field(
+        description="Expected share of records linked to their true released record"
+    )
+    confidence_interval: list[float] | None = Field(
+        None, description="95 % interval of the share when a sample was attacked"
+    )
+    certain_share: float = Field(
+        description="Share of records linked to a single candidate that is their true record "
+        "(a unique, correct link; certain when the attack's candidate sets surely hold it)"
+    )
+    threshold: float = Field(description="The policy's exposure_threshold")
+    warning: bool = Field(description="Whether the share exceeds the threshold")
+    figures: dict[str, float | int | str | bool | None] = Field(
+        default_factory=dict, description="The attack's own figures"
+    )
+    seconds: float = Field(description="Time the attack took")
+
+
 class AnonymizationReport(BaseModel):
     """What an anonymizer did, published with the release (the transparency principle: the
     algorithm and its parameters are not secret). ``n_kept + n_suppressed = n_records``."""
@@ -383,6 +422,11 @@ class AnonymizationReport(BaseModel):
     )
     notes: list[str] = Field(
         default_factory=list, description="What a reader of the release must know (masking)"
+    )
+    exposure: Exposure | None = Field(
+        None,
+        description="Masking methods: the share of records their transparency attack "
+        "re-identifies on the release",
     )
     source: str | None = None
     privcheck_version: str = __version__
@@ -451,7 +495,39 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
     console.print(f"re-check of the release: {verdict} ({achieved or 'no models'})")
     for note in report.notes:
         console.print(f"note: {note}")
+    if report.exposure is not None:
+        for line in exposure_lines(report.exposure):
+            console.print(line)
     return buf.getvalue()
+
+
+def _pct(share: float) -> str:
+    return f"{100 * share:.1f} %"
+
+
+def exposure_lines(x: Exposure) -> list[str]:
+    """The exposure in words: the share re-identified, and a warning above the threshold."""
+    params = ", ".join(f"{k}={v}" for k, v in x.params.items())
+    sample = ""
+    if x.sampled and x.confidence_interval is not None:
+        lo, hi = x.confidence_interval
+        sample = (
+            f" (estimated on a random {x.n_attacked:,} of {x.n_records:,} records; 95 % "
+            f"interval {_pct(lo)}–{_pct(hi)})"
+        )
+    lines = [
+        f"exposure: the transparency attack {x.attack} ({params}) re-identifies "
+        f"{_pct(x.reidentified_share)} of the records{sample}, {_pct(x.certain_share)} by a "
+        f"unique, correct link; intruder: {x.intruder}"
+    ]
+    if x.warning:
+        lines.append(
+            f"WARNING: {_pct(x.reidentified_share)} of the records are re-identified by an "
+            f"intruder who knows the method, above the policy's exposure_threshold of "
+            f"{_pct(x.threshold)}: raise k or p, choose a transparency-resistant method, or "
+            "release less"
+        )
+    return lines
 
 
 def _fmt(value: float | None, unbounded: bool = True) -> str:

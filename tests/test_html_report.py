@@ -192,3 +192,153 @@ def test_console_check_catches_errors(tmp_path):
     res = chromium("--dump-dom", bad.as_uri(), tmp_path=tmp_path)
     messages = console_messages(res.stderr)
     assert any("boom" in m for m in messages) and any("Uncaught" in m for m in messages)
+
+
+# ----------------------------------------------------------------------- issue 18, item 7
+CENSUS = ROOT / "tests" / "data" / "casc" / "census.csv"
+#: JSON keys that must never be what a reader sees
+SNAKE_KEYS = [
+    "reidentified_share",
+    "anonymity_set_rate",
+    "mean_candidate_set_size",
+    "true_in_candidates_rate",
+    "suppression_limit",
+    "sse_sst",
+    "n_records",
+]
+
+
+def assert_words(page) -> None:
+    for key in SNAKE_KEYS:
+        assert key not in page.words, key
+
+
+def test_anonymization_page_of_a_generalization_with_its_front():
+    from privcheck import anonymize
+    from privcheck.html_report import render_anonymization_html
+    from tests.html_helpers import parse
+
+    _, result = anonymize(ADULT / "adult.csv", ADULT / "policy.yaml", "mingen", tradeoff=True)
+    html = render_anonymization_html(result)
+    page = parse(html)
+    assert "http" not in html and "<script" not in html
+    assert {"transformation", "suppression", "information-loss", "tradeoff", "summary"} <= page.ids
+    assert "exposure" not in page.ids  # no transparency attack for a generalization
+    words = page.words
+    for text in ("Generalization against suppression", "Re-check of the release", "Lattice size"):
+        assert text in words, text
+    assert "Precision (Prec; 1 = no loss) (optimised)" in words
+    assert html.count("<svg") == 1  # the front
+    assert words.count("age") >= 1 and str(result.node["age"]) in words
+    assert_words(page)
+
+
+def test_anonymization_page_of_a_masking_with_its_exposure():
+    import pandas as pd
+
+    from privcheck import anonymize
+    from privcheck.html_report import render_anonymization_html
+    from tests.html_helpers import parse
+
+    census = pd.read_csv(CENSUS)
+    policy = {
+        "attributes": {c: {"role": "quasi_identifier"} for c in census.columns},
+        "models": [{"model": "k-anonymity", "k": 3}],
+    }
+    _, result = anonymize(census, policy, "mdav")
+    page = parse(render_anonymization_html(result))
+    assert "exposure" in page.ids and "tradeoff" not in page.ids
+    words = page.words
+    assert "Re-identified share" in words and "33.3%" in words
+    assert "Warning: 33.3% of the records are re-identified" in words
+    assert "SSE/SST (%)" in words and "Mean candidate-set size" in words
+    assert "--attack microaggregation-multivariate-transparency --param k=3" in " ".join(page.pre)
+    assert "Equivalence classes" not in words  # no dead link to a section this page lacks
+    assert_words(page)
+
+
+def test_risk_page_labels_figures_in_words(tmp_path):
+    import pandas as pd
+
+    from privcheck.html_report import render_risk_html
+    from privcheck.masking import rank_swap
+    from privcheck.plugins import risk_registry
+    from privcheck.risk.assess import assess
+    from tests.html_helpers import parse
+
+    census = pd.read_csv(CENSUS)
+    swapped = rank_swap(census, 5, seed=1).masked
+    qis = ["AFNLWGT", "AGI", "EMCONTRB", "FEDTAX"]
+    report = assess(census, swapped, qis, risk_registry()["rank-swap-transparency"], {"p": 5})
+    page = parse(render_risk_html(report))
+    words = page.words
+    for text in (
+        "Re-identification rate",
+        "Re-identified share (anonymity sets)",
+        "Mean candidate-set size",
+        "True record among the candidates",
+        "Window (ranks)",
+        "Attack parameters: p=5",
+    ):
+        assert text in words, text
+    assert_words(page)
+
+
+def test_numeric_sensitive_panel_shows_value_ranges_and_names_classes():
+    import numpy as np
+    import pandas as pd
+
+    from tests.html_helpers import parse
+
+    census = pd.read_csv(CENSUS)
+    frame = pd.DataFrame(
+        {
+            "agi": (census.AGI // 20000 * 20000).astype(str),
+            "tax": (census.FEDTAX // 5000 * 5000).astype(str),
+            "fica": census.FICA.astype(str),
+        }
+    )
+    policy = {
+        "attributes": {
+            "agi": {"role": "quasi_identifier"},
+            "tax": {"role": "quasi_identifier"},
+            "fica": {"role": "sensitive"},
+        },
+        "models": [{"model": "l-diversity", "variant": "distinct", "l": 3}],
+    }
+    report = check(frame, policy, details=True)
+    d = report.models[0].distribution
+    assert len(d.values) == 10 and "ranges of about equal frequency" in d.grouping
+    assert sum(d.overall) == len(frame) and max(d.overall) < 0.15 * len(frame)
+    # oracle: each class's counts per range, recounted from the rows
+    fica = census.FICA.to_numpy()
+    for c in d.classes:
+        rows = (frame.agi == c.values["agi"]) & (frame.tax == c.values["tax"])
+        assert rows.sum() == c.size
+        expected = []
+        for label in d.values:
+            lo, _, hi = label.partition("–")
+            hi = hi or lo
+            expected.append(int(np.sum((fica[rows] >= float(lo)) & (fica[rows] <= float(hi)))))
+        assert expected == c.counts, (c.values, expected, c.counts)
+    html = render_html(report)
+    page = parse(html)
+    first = d.classes[0].values
+    assert f"agi={first['agi']}, tax={first['tax']}" in html  # the legend names the class
+    assert "values grouped: 10 ranges" in page.words
+    assert first["agi"] in page.words  # and the table under the plot
+
+
+def test_categorical_sensitive_panel_keeps_the_top_values_and_other():
+    import pandas as pd
+
+    values = [f"v{i:02d}" for i in range(40)]
+    frame = pd.DataFrame({"q": ["a", "b"] * 200, "s": [values[i % 40] for i in range(400)]})
+    policy = {
+        "attributes": {"q": {"role": "quasi_identifier"}, "s": {"role": "sensitive"}},
+        "models": [{"model": "l-diversity", "variant": "distinct", "l": 2}],
+    }
+    d = check(frame, policy, details=True).models[0].distribution
+    assert len(d.values) == 30 and d.values[-1] == "other (11 values)"
+    assert d.grouping == "the 29 most frequent values, then the other 11"
+    assert sum(d.overall) == 400

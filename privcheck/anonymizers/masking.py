@@ -19,7 +19,9 @@ sdcMicro user judges it by its risk measures, not by a k-anonymity it never clai
 
 Under the transparency principle the report publishes the method and every parameter (k, p, the
 attribute groups, m1/m2, a, the proposal law …) but never the seed: the seed would let anyone
-replay the randomness and undo the masking.
+replay the randomness and undo the masking. Because the method is public, the report also says
+how exposed the release is to the transparency attack that fits the method (``exposure``, see
+`privcheck.anonymizers.exposure`): each method names its attack in ``exposure_attack``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.anonymizers.base import Anonymizer
+from privcheck.anonymizers.exposure import ExposureAttack, measure_exposure
 from privcheck.anonymizers.problem import Progress
 from privcheck.anonymizers.release import release_policy, removed_columns
 from privcheck.checker import check_table
@@ -78,6 +81,10 @@ class MaskingAnonymizer(Anonymizer):
         """The start of a note on a model the method does not enforce."""
         return f"{self.name} does not enforce"
 
+    def exposure_attack(self, result: MaskingResult) -> ExposureAttack | None:
+        """The transparency attack that fits the method (None: the report has no exposure)."""
+        return None
+
     # ------------------------------------------------------------------ the common flow
     def anonymize(
         self,
@@ -98,7 +105,7 @@ class MaskingAnonymizer(Anonymizer):
         original = numeric_quasi_identifiers(data, policy, self.name)
         qis = list(original.columns)
         k, k_source = self.resolve_k(policy)
-        mask_seed, order_seed = np.random.SeedSequence(seed).spawn(2)
+        mask_seed, order_seed, attack_seed = np.random.SeedSequence(seed).spawn(3)
         result = self.mask(original, k, np.random.default_rng(mask_seed))
         self.verify(original, result)
         release = build_release(
@@ -106,6 +113,16 @@ class MaskingAnonymizer(Anonymizer):
         )
         check = check_release(release, policy)
         notes = self.notes(check, result)
+        attack = self.exposure_attack(result)
+        exposure = None
+        if attack is not None:
+            exposure = measure_exposure(
+                attack,
+                original,
+                _as_frame(result.masked, qis),
+                policy.exposure_threshold,
+                np.random.default_rng(attack_seed),
+            )
         parameters: dict[str, Any] = {
             **result.params,
             **({"k_source": k_source} if k_source else {}),
@@ -127,6 +144,7 @@ class MaskingAnonymizer(Anonymizer):
             information_loss=result.information_loss.model_dump(),
             guarantee=self.guarantee(result, qis),
             notes=notes,
+            exposure=exposure,
             elapsed_seconds=round(time.perf_counter() - started, 4),
         )
         if progress is not None:
@@ -249,6 +267,16 @@ def build_release(
     return out.iloc[rng.permutation(len(out))].reset_index(drop=True)
 
 
+def _as_frame(masked: pd.DataFrame | np.ndarray, columns: list[str]) -> pd.DataFrame:
+    if isinstance(masked, pd.DataFrame):
+        return masked[columns]
+    return pd.DataFrame(np.asarray(masked), columns=columns)
+
+
+#: what the intruder of every exposure attack holds
+_HOLDS = "holds every original record on the quasi-identifiers"
+
+
 def check_release(release: pd.DataFrame, policy: Policy) -> Report:
     """The release checked like any table, quasi-identifiers grouped by their masked values."""
     rpolicy = release_policy(policy, keep_hierarchies=False)
@@ -329,6 +357,42 @@ class Mdav(MaskingAnonymizer):
     def enforced_models(self, result: MaskingResult) -> set[str]:
         return set() if self._grouped(result) else {"k-anonymity"}
 
+    def exposure_attack(self, result: MaskingResult) -> ExposureAttack | None:
+        p = result.params
+        params: dict[str, Any] = {"k": p["k"], "knowledge": "original", "method": self.name}
+        if self._grouped(result):
+            params["groups"] = p["attribute_groups"]
+        if "block_size" in p:
+            params["block_size"] = p["block_size"]
+        params["aggregate"] = p["aggregate"]
+        labels = result.groups
+
+        def replay_from_clusters(inputs):  # AttackInputs -> RiskOutcome
+            # the replay would find exactly the clusters the method just made
+            from privcheck.risk.measures import from_linkage
+            from privcheck.risk.multivariate_transparency import microaggregation_replay
+
+            rest = {k: v for k, v in params.items() if k != "knowledge"}
+            return from_linkage(
+                microaggregation_replay(
+                    inputs.original,
+                    inputs.masked,
+                    rows=inputs.rows,
+                    random_state=inputs.seed,
+                    labels=labels,
+                    **rest,
+                )
+            )
+
+        return ExposureAttack(
+            "microaggregation-multivariate-transparency",
+            params,
+            f"{_HOLDS} and replays {self.name} with the published parameters (the method is "
+            "deterministic), so it finds every record's cluster",
+            quadratic=False,
+            runner=replay_from_clusters,
+        )
+
     def not_enforcing(self, result: MaskingResult) -> str:
         if self._grouped(result):
             return (
@@ -380,6 +444,14 @@ class OptimalUnivariate(MaskingAnonymizer):
             if smallest_class(result.masked[[c]]) < k:  # pragma: no cover - a bug guard
                 raise RuntimeError(f"{self.name} left a group of fewer than {k} records")
 
+    def exposure_attack(self, result: MaskingResult) -> ExposureAttack | None:
+        return ExposureAttack(
+            "microaggregation-transparency",
+            {"k": result.params["k"], "knowledge": "original"},
+            f"{_HOLDS}; per attribute it aligns the sorted original and released values "
+            "(groups are runs of consecutive values) and intersects the candidates",
+        )
+
 
 class FuzzyMicroaggregation(MaskingAnonymizer):
     name = "fuzzy-microaggregation"
@@ -422,6 +494,15 @@ class FuzzyMicroaggregation(MaskingAnonymizer):
             "centres drawn at random from its fuzzy memberships"
         )
 
+    def exposure_attack(self, result: MaskingResult) -> ExposureAttack | None:
+        return ExposureAttack(
+            "microaggregation-multivariate-transparency",
+            {"knowledge": "own"},
+            f"{_HOLDS}; it reads the centres off the release and, as a record's centre is "
+            "drawn from its memberships (largest for the nearest centre), links it to the "
+            "records carrying its nearest centre",
+        )
+
 
 # ---------------------------------------------------------------------- rank swapping, noise
 class RankSwapping(MaskingAnonymizer):
@@ -445,6 +526,22 @@ class RankSwapping(MaskingAnonymizer):
         return (
             "no k-anonymity; every quasi-identifier's marginal is kept exactly (each masked "
             "column is a permutation of the original)"
+        )
+
+    def exposure_attack(self, result: MaskingResult) -> ExposureAttack | None:
+        plain = self.variant == "plain"
+        coverage = 1.0 if plain else 0.999
+        window = (
+            f"the ±{result.params['window_ranks']} ranks every swap stays within"
+            if plain
+            else "the rank window that holds 99.9 % of the variant's published displacement "
+            "law (the window certain to hold it is the whole file)"
+        )
+        return ExposureAttack(
+            "rank-swap-transparency",
+            {"p": result.params["p"], "variant": self.variant, "coverage": coverage},
+            f"{_HOLDS}; per attribute it keeps the released records within {window}, "
+            "intersects them and links by distance within the intersection",
         )
 
     def verify(self, original: pd.DataFrame, result: MaskingResult) -> None:
@@ -484,6 +581,22 @@ class Noise(MaskingAnonymizer):
 
     def guarantee(self, result: MaskingResult, qis: list[str]) -> str:
         return "no k-anonymity: released values are the originals plus Gaussian noise"
+
+    def exposure_attack(self, result: MaskingResult) -> ExposureAttack | None:
+        if result.params["kind"] == "correlated":
+            return ExposureAttack(
+                "mahalanobis",
+                {"covariance": "masked", "standardisation": "masked"},
+                f"{_HOLDS} and knows the noise is N(0, a·Σ): the most likely release record "
+                "is the nearest in the Mahalanobis distance of the release's covariance "
+                "((1 + a)·Σ)",
+            )
+        return ExposureAttack(
+            "dbrl",
+            {"standardisation": "masked"},
+            f"{_HOLDS} and knows the noise is N(0, a·Var) per attribute: the most likely "
+            "release record is the nearest after scaling by the release's standard deviations",
+        )
 
 
 MASKING_ANONYMIZERS: tuple[type[MaskingAnonymizer], ...] = (

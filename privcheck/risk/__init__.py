@@ -5,8 +5,9 @@ Identity disclosure (re-identification by record linkage):
 - ``dbrl`` — distance-based record linkage, Euclidean or Mahalanobis, nearest or one-to-one;
 - ``prl`` — Fellegi–Sunter probabilistic linkage with EM-estimated m/u probabilities;
 - ``learned_distance`` — worst-case learned distances (weighted mean, OWA, bilinear, Choquet);
-- ``rank_swap_transparency`` / ``microaggregation_transparency`` — attacks by an intruder who
-  knows the masking method and its parameters;
+- ``rank_swap_transparency`` / ``microaggregation_transparency`` /
+  ``multivariate_microaggregation_transparency`` / ``microaggregation_replay`` — attacks by an
+  intruder who knows the masking method and its parameters;
 - ``uniqueness_risk`` — sample uniques, prosecutor / journalist / marketer risk.
 
 Attribute disclosure: ``rank_interval_disclosure``, ``sd_interval_disclosure``,
@@ -37,6 +38,10 @@ from privcheck.risk.linkage import (
     nearest_links,
     one_to_one_links,
     univariate_rates,
+)
+from privcheck.risk.multivariate_transparency import (
+    microaggregation_replay,
+    multivariate_microaggregation_transparency,
 )
 from privcheck.risk.probabilistic import (
     EMResult,
@@ -73,6 +78,7 @@ ATTACKS: dict[str, Any] = {
     "learned-choquet": partial(learned_distance, family="choquet"),
     "rank-swap-transparency": rank_swap_transparency,
     "microaggregation-transparency": microaggregation_transparency,
+    "microaggregation-multivariate-transparency": multivariate_microaggregation_transparency,
 }
 
 __all__ = [
@@ -95,8 +101,10 @@ __all__ = [
     "fellegi_sunter_thresholds",
     "learned_distance",
     "microaggregation_group_bounds",
+    "microaggregation_replay",
     "microaggregation_transparency",
     "model_disclosure",
+    "multivariate_microaggregation_transparency",
     "nearest_links",
     "one_to_one_links",
     "pattern_weights",

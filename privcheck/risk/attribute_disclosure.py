@@ -249,9 +249,15 @@ def model_disclosure(
     deviations of the original target (regression). ``baseline_rate``: the same for the guess
     that ignores the features (the training fold's majority class or mean).
     """
-    from sklearn.base import clone
-    from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
-    from sklearn.model_selection import KFold
+    try:
+        from sklearn.base import clone
+        from sklearn.ensemble import RandomForestClassifier, RandomForestRegressor
+        from sklearn.model_selection import KFold
+    except ImportError:
+        raise PolicyError(
+            "model-based disclosure needs scikit-learn, which is not installed: "
+            "pip install 'privcheck[risk]' (or pip install scikit-learn)"
+        ) from None
 
     if not isinstance(original, pd.DataFrame) or not isinstance(masked, pd.DataFrame):
         raise DataError("model-based disclosure needs the original and masked files as DataFrames")

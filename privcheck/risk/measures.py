@@ -24,6 +24,10 @@ from privcheck.hookspecs import hookimpl
 from privcheck.risk.attribute_disclosure import rank_interval_disclosure, sd_interval_disclosure
 from privcheck.risk.learned import learned_distance
 from privcheck.risk.linkage import dbrl
+from privcheck.risk.multivariate_transparency import (
+    microaggregation_replay,
+    multivariate_microaggregation_transparency,
+)
 from privcheck.risk.probabilistic import prl
 from privcheck.risk.results import LinkageResult
 from privcheck.risk.transparency import microaggregation_transparency, rank_swap_transparency
@@ -35,7 +39,10 @@ class AttackInputs:
     """What an attack sees: both files (aligned by position) and the intruder's knowledge.
 
     ``rows`` are the original records the intruder holds (their masked counterparts are the same
-    rows of the release); ``attributes`` the characteristics it knows of them.
+    rows of the release); ``attributes`` the characteristics it knows of them. ``scored_sample``
+    says that the intruder holds every record and ``rows`` are only the sample whose
+    re-identification is scored (an estimate of the whole-file figure; see
+    `privcheck.anonymizers.exposure`).
     """
 
     original: pd.DataFrame
@@ -43,6 +50,7 @@ class AttackInputs:
     attributes: list[str]
     rows: np.ndarray
     seed: int
+    scored_sample: bool = False
 
     @property
     def all_rows(self) -> bool:
@@ -188,13 +196,42 @@ class RankSwapTransparency(_Linkage):
         return rank_swap_transparency
 
 
+#: the intruder's knowledge in the microaggregation attacks: ``--param knowledge=own|original``
+KNOWLEDGE = ("own", "original")
+
+
+def _knowledge(params: dict[str, Any], default: str, name: str) -> str:
+    knowledge = params.pop("knowledge", default)
+    if knowledge not in KNOWLEDGE:
+        raise PolicyError(
+            f"attack {name}: knowledge must be 'own' (the intruder's own records) or 'original' "
+            f"(the whole original file); got {knowledge!r}"
+        )
+    return knowledge
+
+
+def _whole_file(inputs: AttackInputs, name: str) -> None:
+    if not inputs.all_rows and not inputs.scored_sample:
+        raise PolicyError(
+            f"attack {name} with knowledge=original gives the intruder the whole original file; "
+            "drop --intruder-records, or use --param knowledge=own"
+        )
+
+
 class MicroaggregationTransparency(_Linkage):
+    """Univariate microaggregation; ``knowledge=original`` aligns the sorted marginals."""
+
     name = "microaggregation-transparency"
-    summary = "transparency attack on univariate microaggregation (param k)"
+    summary = "transparency attack on univariate microaggregation (params k, knowledge)"
 
     @classmethod
     def function(cls):
         return microaggregation_transparency
+
+    @classmethod
+    def check_params(cls, params: dict[str, Any]) -> None:
+        _knowledge(dict(params), "own", cls.name)
+        super().check_params({k: v for k, v in params.items() if k != "knowledge"})
 
     @classmethod
     def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
@@ -202,7 +239,69 @@ class MicroaggregationTransparency(_Linkage):
             raise PolicyError(
                 "attack microaggregation-transparency needs the published k: --param k=3"
             )
+        if _knowledge(params, "own", cls.name) == "original":
+            _whole_file(inputs, cls.name)
+            params["original"] = inputs.original[inputs.attributes]
         return super().run(inputs, **params)
+
+
+class MultivariateMicroaggregationTransparency(RiskMeasure):
+    """Multivariate microaggregation (MDAV): the replay by an intruder holding the whole
+    original file (``knowledge=original``, default) or Nin–Herranz–Torra's nearest-cluster
+    linkage from the intruder's own records (``knowledge=own``)."""
+
+    name = "microaggregation-multivariate-transparency"
+    summary = (
+        "transparency attack on MDAV microaggregation (params k, groups, knowledge, method, "
+        "block_size, aggregate)"
+    )
+    #: parameters of each knowledge level beyond the shared k, groups and random_state
+    only: ClassVar[dict[str, tuple[str, ...]]] = {
+        "original": ("method", "block_size", "aggregate"),
+        "own": ("standardisation", "chunk_size", "memory_limit"),
+    }
+
+    @classmethod
+    def function(cls):
+        return multivariate_microaggregation_transparency
+
+    @classmethod
+    def check_params(cls, params: dict[str, Any]) -> None:
+        rest = dict(params)
+        knowledge = _knowledge(rest, "original", cls.name)
+        accepted = ("k", "groups", "random_state", *cls.only[knowledge])
+        for key in rest:
+            if key not in accepted:
+                raise PolicyError(
+                    f"attack {cls.name} (knowledge={knowledge}) has no parameter {key!r}; its "
+                    f"parameters: knowledge, {', '.join(accepted)}"
+                )
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        params.setdefault("random_state", inputs.seed)
+        knowledge = _knowledge(params, "original", cls.name)
+        if knowledge == "own":
+            res = multivariate_microaggregation_transparency(
+                inputs.intruder(),
+                inputs.masked[inputs.attributes],
+                attributes=inputs.attributes,
+                true_index=inputs.rows,
+                **params,
+            )
+            return from_linkage(res)
+        if "k" not in params:
+            raise PolicyError(
+                f"attack {cls.name} replays MDAV and needs the published k: --param k=3"
+            )
+        _whole_file(inputs, cls.name)
+        res = microaggregation_replay(
+            inputs.original[inputs.attributes],
+            inputs.masked[inputs.attributes],
+            attributes=inputs.attributes,
+            **params,
+        )
+        return from_linkage(res)
 
 
 class _Learned(RiskMeasure):
@@ -370,6 +469,7 @@ BUILTIN_MEASURES: list[type[RiskMeasure]] = [
     LearnedChoquet,
     RankSwapTransparency,
     MicroaggregationTransparency,
+    MultivariateMicroaggregationTransparency,
     Uniqueness,
     IntervalDisclosure,
 ]
