@@ -27,11 +27,13 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "privcheck.models.kanonymity",
     "privcheck.models.ldiversity",
     "privcheck.models.tcloseness",
+    "privcheck.models.differential_privacy",
     "privcheck.graph.models",
     "privcheck.anonymizers.mingen",
     "privcheck.anonymizers.datafly",
     "privcheck.anonymizers.incognito",
     "privcheck.anonymizers.masking",
+    "privcheck.anonymizers.safepub",
     "privcheck.risk.measures",
 )
 
