@@ -11,11 +11,12 @@ epsilon: e, delta: d}`` in the policy. The mechanism, as ARX ships it:
    never written out).
 3. **Search.** From the top of the generalization lattice, ``steps`` times: the predecessors of
    the current pivot join the candidate set, the pivot leaves it, and the exponential mechanism
-   picks the next pivot from the candidates with ε_search/(steps + 1), scoring each candidate
-   by the output it would give (``privcheck.metrics.scores``: the sample generalized to it, every
-   class of fewer than k records suppressed; scores divided by their sensitivity).
-4. **Choice.** The exponential mechanism picks the released node among the pivots, with the last
-   ε_search/(steps + 1).
+   picks the next pivot from the candidates, scoring each candidate by the output it would give
+   (``privcheck.metrics.scores``: the sample generalized to it, every class of fewer than k
+   records suppressed; scores divided by their sensitivity). The steps share
+   (1 − ``final_fraction``) · ε_search evenly.
+4. **Choice.** The exponential mechanism picks the released node among the pivots, with
+   ``final_fraction`` · ε_search (default: half).
 5. **Anonymization.** The sample generalized to that node; every class of fewer than k records is
    suppressed. Generalization scheme chosen with ε_search (sequential composition of
    steps + 1 exponential mechanisms), then a (k, β)-SDGS (Li, Qardaji & Su 2012) with ε_anon:
@@ -26,7 +27,9 @@ Where this departs from ARX, and why:
 - *The released node.* ARX releases the best-scoring pivot, compared on the exact scores. A
   maximum of exact scores is not covered by the composition argument (one record can swap two
   close pivots and so decide the node with certainty), so here the choice among the pivots is
-  one more exponential-mechanism draw, paid for from ε_search.
+  one more exponential-mechanism draw, paid for from ε_search. It gets half of it by default:
+  on Adult that lowers the mean loss at ε = 2 from 0.76 (an even split over the steps + 1 draws)
+  to 0.65; ARX's exact choice reaches 0.58 (``benchmarks/safepub.py``).
 - *Which columns form the classes.* Differential privacy protects every released value, and the
   sampling theorem holds for classes of whole released tuples: SafePub treats every attribute as
   a quasi-identifier. Here sensitive and insensitive columns, which are released as they stand,
@@ -83,6 +86,7 @@ from privcheck.report import AnonymizationReport, Report
 
 DEFAULT_STEPS = 100
 DEFAULT_SEARCH_FRACTION = 0.1
+DEFAULT_FINAL_FRACTION = 0.5
 
 
 # ---------------------------------------------------------------------- the exponential mechanism
@@ -126,7 +130,12 @@ class SafePub(Anonymizer):
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
-        return {"steps": DEFAULT_STEPS, "search_fraction": DEFAULT_SEARCH_FRACTION, "score": None}
+        return {
+            "steps": DEFAULT_STEPS,
+            "search_fraction": DEFAULT_SEARCH_FRACTION,
+            "final_fraction": DEFAULT_FINAL_FRACTION,
+            "score": None,
+        }
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -141,6 +150,14 @@ class SafePub(Anonymizer):
             raise PolicyError(
                 f"safepub search_fraction (the share of epsilon spent on the search) must lie "
                 f"strictly between 0 and 1; got {frac!r}; use e.g. --param search_fraction=0.1"
+            )
+        final = self.params["final_fraction"]
+        if isinstance(final, bool) or not isinstance(final, int | float) or not 0 < final < 1:
+            raise PolicyError(
+                f"safepub final_fraction (the share of the search budget spent on choosing the "
+                f"released node among the pivots) must lie strictly between 0 and 1; got "
+                f"{final!r}; use e.g. "
+                "--param final_fraction=0.5"
             )
         score = self.params["score"]
         if score is not None and score not in SCORES:
@@ -217,8 +234,12 @@ class SafePub(Anonymizer):
         sample = subset(tuple_table, sampled)
 
         steps = int(self.params["steps"])
-        eps_step = eps_search / (steps + 1)
-        search = PrivateSearch(sample, encoded.heights, k, n, score, eps_step, search_rng)
+        final = float(self.params["final_fraction"]) if steps else 1.0
+        eps_final = final * eps_search
+        eps_step = (eps_search - eps_final) / steps if steps else 0.0
+        search = PrivateSearch(
+            sample, encoded.heights, k, n, score, eps_step, eps_final, search_rng
+        )
         node = search.run(steps, progress)
 
         # the (k, β)-SDGS output: the sample at the node, classes of fewer than k suppressed
@@ -239,6 +260,7 @@ class SafePub(Anonymizer):
             k=k,
             eps_search=eps_search,
             eps_step=eps_step,
+            eps_final=eps_final,
             steps=steps,
             score=score,
             search=search,
@@ -269,6 +291,7 @@ class SafePub(Anonymizer):
         k: int,
         eps_search: float,
         eps_step: float,
+        eps_final: float,
         steps: int,
         score: Score,
         search: PrivateSearch,
@@ -296,8 +319,9 @@ class SafePub(Anonymizer):
             "epsilon_search": eps_search,
             "search_fraction": self.params["search_fraction"],
             "steps": steps,
-            "selections": steps + 1,
-            "epsilon_per_selection": eps_step,
+            "final_fraction": eps_final / eps_search,
+            "epsilon_per_step": eps_step,
+            "epsilon_final": eps_final,
             "k_derived": sdgs.k,
             "delta_achieved": sdgs.delta_achieved,
             "score": score.name,
@@ -418,14 +442,16 @@ class PrivateSearch:
         k: int,
         n_input: int,
         score: Score,
-        epsilon: float,
+        epsilon_step: float,
+        epsilon_final: float,
         rng: np.random.Generator,
     ) -> None:
         self.width = len(heights)
         self.extra = len(sample.quasi_identifiers) - self.width
         self.lattice = Lattice(heights, names=sample.qi_names[: self.width])
         self.evaluator = NodeEvaluator(sample, [], 0)
-        self.k, self.n_input, self.score, self.epsilon, self.rng = k, n_input, score, epsilon, rng
+        self.k, self.n_input, self.score, self.rng = k, n_input, score, rng
+        self.epsilon_step, self.epsilon_final = epsilon_step, epsilon_final
         self.scores = np.full(self.lattice.size, np.nan)
         self.pivots: list[Node] = []
         self.evaluations = 0
@@ -438,9 +464,9 @@ class PrivateSearch:
             self.evaluations += 1
         return float(self.scores[i])
 
-    def draw(self, candidates: list[int]) -> int:
+    def draw(self, candidates: list[int], epsilon: float) -> int:
         values = np.array([self.score_of(i) for i in candidates])
-        return candidates[exponential_mechanism(values, self.epsilon, self.rng)]
+        return candidates[exponential_mechanism(values, epsilon, self.rng)]
 
     def run(self, steps: int, progress: Progress | None = None) -> Node:
         started = time.perf_counter()
@@ -454,12 +480,12 @@ class PrivateSearch:
             candidates.pop(pivot, None)
             if not candidates:  # the whole lattice has been a pivot
                 break
-            pivot = self.draw(list(candidates))
+            pivot = self.draw(list(candidates), self.epsilon_step)
             pivots.append(pivot)
             if progress is not None:
                 progress(step + 1, steps + 1)
         distinct = list(dict.fromkeys(pivots))
-        chosen = self.draw(distinct)
+        chosen = self.draw(distinct, self.epsilon_final)
         if progress is not None:
             progress(steps + 1, steps + 1)
         self.pivots = [lat.node(i) for i in pivots]

@@ -100,11 +100,13 @@ def test_search_follows_the_lattice_and_only_draws_look_at_the_data(adult, monke
     """Every draw is among exactly the candidates SafePub's walk defines: the predecessors of
     all pivots so far that are not the current pivot (ARX's semantics), then the pivots."""
     seen: list[list[int]] = []
+    budgets: list[float] = []
     real = sp.PrivateSearch.draw
 
-    def spy(self, candidates):
+    def spy(self, candidates, epsilon):
         seen.append(list(candidates))
-        return real(self, candidates)
+        budgets.append(epsilon)
+        return real(self, candidates, epsilon)
 
     monkeypatch.setattr(sp.PrivateSearch, "draw", spy)
     _, report = anonymize(adult, dp_policy(), "safepub", seed=5, steps=12)
@@ -127,6 +129,9 @@ def test_search_follows_the_lattice_and_only_draws_look_at_the_data(adult, monke
     assert set(seen[-1]) == {_index(p, heights) for p in pivots}
     assert tuple(report.node.values()) in pivots
     assert len(seen) == 12 + 1
+    # the budget: ε_search = 0.1 (a tenth of ε = 1), half for the steps, half for the choice
+    assert budgets[:-1] == pytest.approx([0.05 / 12] * 12) and budgets[-1] == pytest.approx(0.05)
+    assert sum(budgets) == pytest.approx(report.parameters["epsilon_search"])
 
 
 def _index(node: tuple, heights: tuple) -> int:
@@ -187,7 +192,8 @@ def test_report_states_the_mechanism_and_never_the_seed(adult) -> None:
     assert p["epsilon"] == 2.0 and p["delta"] == 1e-6
     assert p["epsilon_search"] == pytest.approx(0.2)
     assert p["epsilon_anonymization"] == pytest.approx(1.8)
-    assert p["epsilon_per_selection"] == pytest.approx(0.2 / 6)
+    assert p["epsilon_per_step"] == pytest.approx(0.1 / 5)
+    assert p["epsilon_final"] == pytest.approx(0.1)
     assert p["beta"] == pytest.approx(1 - math.exp(-1.8))
     assert p["k"] == p["k_derived"] == 117  # (ε_anon = 1.8, δ = 1e-6), see the model tests
     assert p["seed_given"] is True
@@ -232,6 +238,8 @@ def test_policy_needs_the_model_and_a_score(adult) -> None:
         anonymize(adult, dp_policy(), "safepub", steps=-1)
     with pytest.raises(PolicyError, match="search_fraction"):
         anonymize(adult, dp_policy(), "safepub", search_fraction=1.0)
+    with pytest.raises(PolicyError, match="final_fraction"):
+        anonymize(adult, dp_policy(), "safepub", final_fraction=0)
     with pytest.raises(PolicyError, match="no score"):
         anonymize(adult, dp_policy(), "safepub", score="height")
     with pytest.raises(PolicyError, match="only 50"):
