@@ -282,3 +282,13 @@ def test_cli_check_and_anonymize(tmp_path: Path) -> None:
     rest = yaml.safe_load(policy.read_text())
     rest["models"] = [{"model": "k-anonymity", "k": report["parameters"]["k"]}]
     assert cli("check", out, "-p", write_policy(tmp_path, rest, "rest.yaml")).returncode == 0
+
+
+def test_apply_refuses_to_reapply_a_private_release(adult) -> None:
+    from privcheck.anonymizers import apply
+
+    _, report = anonymize(adult, dp_policy(), "safepub", seed=2, steps=3)
+    with pytest.raises(PolicyError, match="cannot be re-applied"):
+        apply(adult.head(500), report, adult_policy(SALARY_QIS, "salary-class", []))
+    with pytest.raises(PolicyError, match="property of the mechanism"):
+        apply(adult.head(500), {"node": report.node}, dp_policy())
