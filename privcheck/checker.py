@@ -148,7 +148,7 @@ def check(
     started = time.perf_counter()
     policy = load_policy(policy)
     policy.require_attributes()
-    model_registry()  # load plugins before timing the steps
+    refuse_mechanism_models(policy)
     source = str(data) if isinstance(data, str | Path) else None
     agg = aggregate(data, policy, max_groups=max_groups)
     if agg is not None:  # an engine ran the group-by; its counts walk the same path
@@ -195,6 +195,16 @@ def no_records_message(source: str | None) -> str:
         "not a safe release; pass --allow-empty (API: allow_empty=True) to accept it as a "
         "vacuous pass"
     )
+
+
+def refuse_mechanism_models(policy: Policy) -> None:
+    """A model that is a property of the mechanism (differential privacy) cannot be checked on
+    a table: say so before reading any data (its ``evaluate`` raises the one-line reason)."""
+    registry = model_registry()  # (also loads the plugins before the steps are timed)
+    for config in policy.models:
+        model = registry[config.model]
+        if model.target == "mechanism":
+            model.evaluate(None, config)
 
 
 def _since(t: float) -> float:

@@ -262,7 +262,10 @@ def anonymize(
         Path, typer.Option("--output", "-o", help="Where to write the release (.csv/.parquet)")
     ] = ...,  # type: ignore[assignment]
     algorithm: Annotated[
-        str, typer.Option("--algorithm", "-a", help="incognito, mingen, datafly, or a plugin's")
+        str,
+        typer.Option(
+            "--algorithm", "-a", help="incognito, mingen, datafly, safepub, mdav, …, or a plugin's"
+        ),
     ] = "incognito",
     param: Annotated[
         list[str] | None,
@@ -278,7 +281,14 @@ def anonymize(
     keep_order: Annotated[
         bool, typer.Option("--keep-order", help="Keep the input's row order (default: shuffle)")
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the row shuffle")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="Seed of every random choice (shuffle, sampling, masking) for reproducible tests; "
+            "never written out. Default: the operating system's entropy",
+        ),
+    ] = None,
     previous: Annotated[
         Path | None,
         typer.Option(

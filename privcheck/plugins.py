@@ -30,11 +30,13 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "privcheck.models.betalikeness",
     "privcheck.models.deltadisclosure",
     "privcheck.models.alphak",
+    "privcheck.models.differential_privacy",
     "privcheck.graph.models",
     "privcheck.anonymizers.mingen",
     "privcheck.anonymizers.datafly",
     "privcheck.anonymizers.incognito",
     "privcheck.anonymizers.masking",
+    "privcheck.anonymizers.safepub",
     "privcheck.risk.measures",
 )
 

@@ -22,7 +22,7 @@ def anonymize(
     policy: Policy | dict | str | Path,
     algorithm: str = "incognito",
     *,
-    seed: int = 0,
+    seed: int | None = None,
     keep_order: bool = False,
     previous: AnonymizationReport | dict | str | Path | None = None,
     progress: Progress | None = None,
@@ -33,10 +33,12 @@ def anonymize(
     report.
 
     ``algorithm`` names a registered anonymizer (``incognito``, ``mingen``, ``datafly``, or a
-    plugin's); ``params`` are its own parameters. Rows are shuffled with ``seed`` unless
-    ``keep_order``. ``previous`` (a report, its JSON file, or ``{qi: level}``) restricts the search
-    to generalizations of an earlier release's node, so the two cannot be combined into finer
-    classes. ``progress(done, total)`` is called as the search resolves lattice nodes.
+    plugin's); ``params`` are its own parameters. Rows are shuffled unless ``keep_order``; every
+    random choice draws from the operating system's entropy unless ``seed`` is given (for
+    reproducible tests; it is never written out). ``previous`` (a report, its JSON file, or
+    ``{qi: level}``) restricts the search to generalizations of an earlier release's node, so the
+    two cannot be combined into finer classes. ``progress(done, total)`` is called as the search
+    resolves lattice nodes.
 
     ``data`` may also be an engine frame: a PySpark DataFrame is anonymized in Spark (class
     table from Spark, search here, release as a Spark DataFrame, not shuffled; at most
@@ -51,6 +53,8 @@ def anonymize(
     cls = registry.get(algorithm)
     if cls is None:
         raise PolicyError(f"unknown algorithm {algorithm!r}; available: {', '.join(registry)}")
+    anonymizer = cls(**params)
+    anonymizer.refuse_mechanism_models(policy)
     if is_engine_frame(data):
         from privcheck.engines.generalize import anonymize_engine, is_spark, to_pandas
 
@@ -58,14 +62,14 @@ def anonymize(
             return anonymize_engine(
                 data,
                 policy,
-                cls(**params),
+                anonymizer,
                 previous=previous_node(previous),
                 progress=progress,
                 max_groups=max_groups,
             )
         data = to_pandas(data)
     frame = read_table(data)
-    release, report = cls(**params).anonymize(
+    release, report = anonymizer.anonymize(
         frame,
         policy,
         seed=seed,

@@ -39,6 +39,9 @@ class Anonymizer:
     name: ClassVar[str]
     summary: ClassVar[str] = ""
     pruning: ClassVar[bool] = False
+    #: models that are properties of the mechanism (``target == "mechanism"``, e.g.
+    #: differential privacy) which this anonymizer enforces; it refuses the others
+    mechanisms: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, **params: Any) -> None:
         unknown = sorted(set(params) - set(self.defaults()))
@@ -57,12 +60,26 @@ class Anonymizer:
         data: pd.DataFrame,
         policy: Policy,
         *,
-        seed: int = 0,
+        seed: int | None = None,
         keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
         raise NotImplementedError
+
+    def refuse_mechanism_models(self, policy: Policy) -> None:
+        """A property of the mechanism (differential privacy) is only enforced by an algorithm
+        built for it: a search that optimises over the data, or a masking method, is not."""
+        registry = model_registry()
+        for m in policy.models:
+            model = registry[m.model]
+            if model.target == "mechanism" and m.model not in self.mechanisms:
+                by = getattr(model, "enforced_by", None)
+                raise PolicyError(
+                    f"{self.name} cannot enforce {m.model}: it is a property of the mechanism "
+                    "that makes the release, which this algorithm does not provide"
+                    + (f"; use --algorithm {by}" if by else "")
+                )
 
     def refuse_non_monotone(self, policy: Policy) -> None:
         """Pruning searches rely on the generalization property: refuse models without it."""
@@ -120,6 +137,7 @@ class GeneralizationAnonymizer(Anonymizer):
         ``lower`` (a node the data was already generalized to, e.g. inside an engine) bounds
         the lattice from below like ``previous`` does; the higher of the two wins per attribute.
         """
+        self.refuse_mechanism_models(policy)
         self.refuse_non_monotone(policy)
         check_possible(encoded, policy)
         limit = int(np.floor(policy.suppression_limit * encoded.n_records + 1e-9))

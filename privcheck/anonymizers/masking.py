@@ -97,6 +97,7 @@ class MaskingAnonymizer(Anonymizer):
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
         started = time.perf_counter()
+        self.refuse_mechanism_models(policy)
         if previous is not None:
             raise PolicyError(
                 f"{self.name} masks values; --previous (a generalization node of an earlier "

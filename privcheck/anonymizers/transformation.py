@@ -51,6 +51,12 @@ def load_transformation(transformation: Any) -> dict[str, Any]:
             raise PolicyError(f"transformation file {path} is not JSON: {exc}") from None
     if not isinstance(transformation, dict):
         raise PolicyError("a transformation is an anonymization report or its node as JSON")
+    if transformation.get("algorithm") == "safepub":
+        raise PolicyError(
+            "a safepub release cannot be re-applied to another batch: its node applied without "
+            "a fresh sample and budget is not differentially private; run privcheck anonymize "
+            "--algorithm safepub on the new batch"
+        )
     params = transformation.get("parameters", {}) if transformation.get("kind") else {}
     node = transformation.get("node")
     if not isinstance(node, dict) or not all(isinstance(v, int) for v in node.values()):
@@ -123,6 +129,11 @@ def apply(
     """
     t = load_transformation(transformation)
     policy = _policy(load_policy(policy), t)
+    if policy.model_entries("differential-privacy"):
+        raise PolicyError(
+            "differential privacy is a property of the mechanism: re-applying a node to a new "
+            "batch does not provide it; run privcheck anonymize --algorithm safepub on the batch"
+        )
     spark = False
     if is_engine_frame(data):
         from privcheck.engines.generalize import is_spark, to_pandas
