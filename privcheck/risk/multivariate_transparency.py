@@ -74,6 +74,7 @@ from privcheck.risk._inputs import (
 from privcheck.risk._links import Links, resolve
 from privcheck.risk.linkage import DEFAULT_MEMORY, EXPANSION_RTOL, squared_distances
 from privcheck.risk.results import LinkageResult, RecordRiskSummary
+from privcheck.risk.transparency import candidate_figures
 
 ATTACK = "microaggregation-multivariate-transparency"
 #: relative distance under which a replayed centroid is the released one
@@ -175,19 +176,6 @@ def _linkage_result(
     )
 
 
-def _candidate_figures(cand_size: np.ndarray, true_in_cand: np.ndarray) -> dict[str, Any]:
-    singleton = cand_size == 1
-    return {
-        "certain_links": int(np.sum(singleton & true_in_cand)),
-        "singleton_rate": float(singleton.mean()),
-        "false_certain": int(np.sum(singleton & ~true_in_cand)),
-        "mean_candidate_set_size": float(cand_size.mean()),
-        "median_candidate_set_size": float(np.median(cand_size)),
-        "empty_candidate_sets": int(np.sum(cand_size == 0)),
-        "true_in_candidates_rate": float(true_in_cand.mean()),
-    }
-
-
 # ---------------------------------------------------------------------------- own values
 def multivariate_microaggregation_transparency(
     intruder: TableLike,
@@ -271,7 +259,7 @@ def multivariate_microaggregation_transparency(
         n_b,
         t,
         links,
-        _candidate_figures(cand_size, true_in_cand),
+        candidate_figures(cand_size, true_in_cand),
         cand_size,
         dict(zip(labels, selectivity.tolist(), strict=True)),
         "mean share of the masked records that the attribute group's nearest released "
@@ -404,7 +392,7 @@ def microaggregation_replay(
         len(b),
         t_all[r],
         Links(link, size.copy(), true_in),
-        _candidate_figures(size, true_in),
+        candidate_figures(size, true_in),
         size,
         dict(zip(block_labels, excluded.tolist(), strict=True)),
         "mean share of the masked records that the attribute group's replayed cluster excludes",
