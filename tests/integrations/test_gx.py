@@ -414,8 +414,12 @@ def test_saved_suite_needs_the_import(tmp_path):
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "plugins" / "privcheck-gx")]),
     }
+    # a script file, not ``python -c``: pyspark (imported by GX when installed) exits 0 silently
+    # from a ``-c`` main module when Spark Connect's grpc is missing, taking it for a doctest run
+    script_file = tmp_path / "load_suite.py"
+    script_file.write_text(script)
     out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=240
+        [sys.executable, str(script_file)], capture_output=True, text=True, env=env, timeout=240
     )
     assert out.returncode == 0, out.stderr[-2000:]
     without, checked = json.loads(out.stdout.strip().splitlines()[-1])
