@@ -100,7 +100,13 @@ def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
         return arr
     s = pd.Series(arr)
     num = pd.to_numeric(s, errors="coerce")
-    is_float = s.map(lambda v: isinstance(v, float | np.floating)).to_numpy(dtype=bool)
+    kind = pd.api.types.infer_dtype(arr, skipna=False)  # one C pass: the usual uniform columns
+    if kind == "floating":
+        is_float = np.ones(len(arr), dtype=bool)
+    elif kind == "integer":
+        is_float = np.zeros(len(arr), dtype=bool)
+    else:
+        is_float = s.map(lambda v: isinstance(v, float | np.floating)).to_numpy(dtype=bool)
     out = s.astype(str).to_numpy(dtype=object)
     whole = is_float & num.notna().to_numpy() & (np.mod(num.fillna(0.5).to_numpy(), 1) == 0)
     if whole.any():
