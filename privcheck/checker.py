@@ -12,7 +12,7 @@ import pandas as pd
 
 from privcheck.classes import ClassTable, count
 from privcheck.details import sensitive_distribution, size_histogram, value_histogram
-from privcheck.encoding import encode
+from privcheck.encoding import encode, sensitive_read
 from privcheck.engines import WEIGHT, aggregate
 from privcheck.engines import check_policy as engine_check_policy
 from privcheck.errors import DataError
@@ -154,12 +154,19 @@ def check(
     if agg is not None:  # an engine ran the group-by; its counts walk the same path
         frame, weight, encode_policy = agg, WEIGHT, engine_check_policy(policy)
     else:
-        frame, weight, encode_policy = read_table(data), None, policy
+        frame = read_table(data, columns=list(policy.attributes), dictionary=True)
+        weight, encode_policy = None, policy
     log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
     big = len(frame) >= PROGRESS_MIN_RECORDS
     with progress(3, "checking", enabled=None if big else False) as bar:
         t = time.perf_counter()
-        encoded = encode(frame, encode_policy, weight_column=weight, as_released=True)
+        encoded = encode(
+            frame,
+            encode_policy,
+            weight_column=weight,
+            as_released=True,
+            sensitive=sensitive_read(policy),
+        )
         log.info(
             "encoded %d records, quasi-identifiers %s, sensitive %s in %.3f s",
             encoded.n_records,

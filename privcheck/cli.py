@@ -25,6 +25,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # plain (click) help and usage errors: Typer's Rich formatting imports rich's markdown,
+    # syntax and traceback modules and pygments — ~0.2 s, half the budget of `--help`
+    rich_markup_mode=None,
 )
 
 
