@@ -3,9 +3,10 @@
 Only here do codes become strings again: each quasi-identifier column is one gather through its
 hierarchy's level labels. Identifiers (and columns the policy does not mention, which nobody vouched
 for) are removed; suppressed records are left out or written with every quasi-identifier as ``*``;
-rows are shuffled with a seeded generator so the release order says nothing about the input order
-(Sweeney's unsorted-matching attack) unless ``keep_order`` asks otherwise (risk evaluation needs
-the original and the release aligned).
+rows are shuffled so the release order says nothing about the input order (Sweeney's
+unsorted-matching attack) unless ``keep_order`` asks otherwise (risk evaluation needs the original
+and the release aligned). The shuffle draws from the operating system's entropy unless a seed is
+given (tests): the method is public, so the randomness must be secret to hide anything.
 
 The release is then checked by the ordinary checker, grouping the released strings as they stand
 (each must be a label of its hierarchy): a failing release is a bug in the search and raises
@@ -43,7 +44,7 @@ def materialise(
     policy: Policy,
     *,
     keep_order: bool = False,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The released DataFrame for ``node`` with the records in ``kept`` kept, and which of its
     rows are suppressed records (all False unless they are written as ``*``)."""
