@@ -77,6 +77,17 @@ class Verdict(BaseModel):
     n_classes: int = Field(ge=0)
     quasi_identifiers: list[str]
     models: list[ModelVerdict]
+    identifiers_present: list[str] = Field(
+        default_factory=list,
+        description="Identifier columns the dataset still holds: the verdict fails (a release "
+        "must not carry them)",
+    )
+    n_suppressed: int = Field(
+        0, ge=0, description="Records written as suppressed ('*' rows, suppressed_records: star)"
+    )
+    suppression_ok: bool = Field(
+        True, description="The suppressed records are within the policy's suppression limit"
+    )
     evaluated_at: datetime = Field(description="When the check ran (UTC)")
     privcheck_version: str = __version__
 
@@ -125,6 +136,9 @@ def verdict_from_report(
         n_classes=report.n_classes,
         quasi_identifiers=report.quasi_identifiers,
         models=models,
+        identifiers_present=report.identifiers_present,
+        n_suppressed=report.n_suppressed,
+        suppression_ok=report.suppression_ok,
         evaluated_at=datetime.now(UTC),
     )
 

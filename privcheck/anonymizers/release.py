@@ -18,13 +18,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privcheck.checker import check_table
+from privcheck.checker import SUPPRESSED, check_table, finish_report, starred_rows
 from privcheck.classes import count
 from privcheck.encoding import EncodedTable, encode
+from privcheck.errors import PolicyError
 from privcheck.policy import Policy, Role
 from privcheck.report import Report
-
-SUPPRESSED = "*"
 
 
 def removed_columns(data: pd.DataFrame, policy: Policy) -> list[str]:
@@ -87,17 +86,34 @@ def release_policy(policy: Policy, *, keep_hierarchies: bool = True) -> Policy:
 
 
 def recheck(release: pd.DataFrame, suppressed: np.ndarray, policy: Policy) -> Report:
-    """Check the release's kept rows with the ordinary checker; raise if it fails.
+    """Check the release exactly as ``privcheck check`` checks the written file; raise if it fails.
 
-    Rows written as ``*`` stand for suppressed records: they release no quasi-identifier value
-    and are left out of the check, exactly as removed records would be.
+    Rows written as ``*`` in every quasi-identifier stand for suppressed records: they release no
+    quasi-identifier value, are left out of the models and counted against the suppression limit
+    (``privcheck.checker.starred_rows``). ``suppressed`` says which rows the anonymizer
+    suppressed; a kept record whose generalized values are all ``*`` (a hierarchy whose labels
+    below its top are ``*``) cannot be told from them, and when the check then disagrees with
+    the anonymizer the release is refused rather than written.
     """
-    frame = release[~suppressed].reset_index(drop=True) if suppressed.any() else release
     rpolicy = release_policy(policy)
+    star = starred_rows(release, rpolicy)
+    frame = release if star is None else release[~star].reset_index(drop=True)
     encoded = encode(frame, rpolicy, as_released=True)
     report = check_table(count(encoded), rpolicy, source="release", details=False)
+    n_starred = 0 if star is None else int(star.sum())
+    finish_report(report, rpolicy, identifiers=[], n_suppressed=n_starred, n_rows=len(release))
     if not report.passed:
-        failing = ", ".join(m.model for m in report.models if not m.passed)
+        failing = ", ".join(m.model for m in report.models if not m.passed) or (
+            "the suppression limit"
+        )
+        as_checked = np.zeros(len(release), dtype=bool) if star is None else star
+        if policy.suppressed_records == "star" and not np.array_equal(as_checked, suppressed):
+            raise PolicyError(
+                f"the release would write kept records with every quasi-identifier '*', which "
+                f"a check cannot tell from suppressed records (it would then fail {failing}); "
+                "use suppressed_records: remove, or hierarchies whose labels below the top "
+                "are not '*'"
+            )
         raise RuntimeError(
             f"the release fails {failing} when checked; this is a bug in the anonymizer"
         )
