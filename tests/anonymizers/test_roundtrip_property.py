@@ -211,10 +211,12 @@ def test_the_generator_covers_the_space():
         for a in policy["attributes"].values():
             if "hierarchy" in a:
                 h = a["hierarchy"]
-                top = {
-                    "table": lambda: h["rows"][0][-1] == "*",
-                    "masking": lambda: "levels" not in h,  # masks every character
-                }.get(h["type"], lambda: h["top"])()
+                if h["type"] == "table":
+                    top = h["rows"][0][-1] == "*"
+                elif h["type"] == "masking":
+                    top = "levels" not in h  # masks every character
+                else:
+                    top = h["top"]
                 seen.add(f"{h['type']}-top{top}")
         seen |= {policy["missing"], policy["suppressed_records"]}
         if numeric:
