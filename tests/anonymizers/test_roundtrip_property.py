@@ -10,8 +10,8 @@ and rank swapping, whose verdict decides its exit code, when every quasi-identif
 writes the release as the CLI does and checks the written file with the policy file. The oracle
 is the plain checker reading the file, independent of the anonymizer's own bookkeeping.
 
-``PRIVCHECK_ROUNDTRIP_CASES`` sets the number of seeds (default 40, ~30 s); a few hundred were
-run once locally (see docs/anonymization.md, "The round-trip contract").
+``PRIVCHECK_ROUNDTRIP_CASES`` sets the number of seeds (default 40); 500 were run once locally
+(see docs/anonymization.md, "The round-trip contract").
 """
 
 from __future__ import annotations
