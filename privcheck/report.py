@@ -345,7 +345,7 @@ class Report(BaseModel):
         if not self.suppression_ok:
             out.append(
                 f"{self.n_suppressed} suppressed records ('*' rows) exceed the suppression limit "
-                f"of {self.suppression_limit_records} records"
+                f"of {self.suppression_limit_records} record(s)"
             )
         return out
 
