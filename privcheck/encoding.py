@@ -108,6 +108,12 @@ def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
     return out
 
 
+def string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
+    """Values as the strings a hierarchy file would spell them (39.0 → '39'): what a release
+    writes for a column that mixes ground numbers with '*' or '<missing>'."""
+    return _string_labels(values)
+
+
 def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, np.ndarray, int]:
     """Factorize one column; returns (int32 codes, -1 for missing; uniques; number missing).
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from privcheck.checker import SUPPRESSED, check_table, finish_report, starred_rows
 from privcheck.classes import count
-from privcheck.encoding import EncodedTable, encode
+from privcheck.encoding import EncodedTable, encode, string_labels
 from privcheck.errors import PolicyError
 from privcheck.policy import Policy, Role
 from privcheck.report import Report
@@ -57,9 +57,14 @@ def materialise(
         if star:
             codes = np.where(kept, codes, len(labels))
             labels.append(SUPPRESSED)
+        values = np.asarray(labels, dtype=object)
+        if any(type(v) is str for v in values) and not all(type(v) is str for v in values):
+            # ground numbers beside '*' or '<missing>': one column type, spelled as a hierarchy
+            # spells them (31.0 → '31'), so that Parquet can hold it and a check reads it back
+            values = string_labels(values)
         # the few labels become a column once (dtype inferred as for the whole column), then
         # one take: no Python string object per record
-        out[col.name] = pd.Series(np.asarray(labels, dtype=object)).array.take(codes)
+        out[col.name] = pd.Series(values).array.take(codes)
     rows = np.arange(len(out)) if star else np.flatnonzero(kept)
     if not keep_order:
         rows = np.random.default_rng(seed).permutation(rows)

@@ -7,7 +7,8 @@ quasi-identifier, sensitive, insensitive, plus a column the policy does not name
 modes, table / intervals / masking / dates hierarchies with and without a top level, and a few
 models. It runs every anonymizer that enforces the models (incognito, mingen, datafly; mdav,
 and rank swapping, whose verdict decides its exit code, when every quasi-identifier is numeric),
-writes the release as the CLI does and checks the written file with the policy file. The oracle
+writes the release as the CLI does (CSV or Parquet) and checks the written file with the policy
+file. The oracle
 is the plain checker reading the file, independent of the anonymizer's own bookkeeping.
 
 ``PRIVCHECK_ROUNDTRIP_CASES`` sets the number of seeds (default 40); 500 were run once locally
@@ -184,7 +185,7 @@ def roundtrip(seed: int, folder: Path) -> list[str]:
             continue
         if not report.check.passed:  # exit 1 (a masking method's release fails the policy)
             continue
-        out = folder / f"release{seed}-{algorithm}.csv"
+        out = folder / f"release{seed}-{algorithm}.{('csv', 'parquet')[seed % 2]}"
         write_release(release, out)
         try:
             verdict = check(out, policy_file)
