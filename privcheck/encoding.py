@@ -32,6 +32,7 @@ from privcheck.policy import (
     IntervalsHierarchy,
     MaskingHierarchy,
     Policy,
+    Role,
     TableHierarchy,
     load_policy,
 )
@@ -146,6 +147,12 @@ def _typed_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
+def string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
+    """Values as the strings a hierarchy file would spell them (39.0 → '39'): what a release
+    writes for a column that mixes ground numbers with '*' or '<missing>'."""
+    return _string_labels(values)
+
+
 def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, np.ndarray, int]:
     """Factorize one column; returns (int32 codes, -1 for missing; uniques; number missing).
 
@@ -223,16 +230,17 @@ def _resolve(name: str, attr: Attribute, uniques: np.ndarray, policy: Policy) ->
 def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) -> EncodedColumn:
     """A quasi-identifier grouped as it stands (a check of a possibly generalized release).
 
-    A value may be a label of any level of its table hierarchy, or the suppression mark '*';
-    one that appears nowhere in the hierarchy is still an input error. Generated hierarchies
+    A value may be a label of any level of its table hierarchy, the suppression mark '*', or the
+    label a release writes for missing values ('<missing>', ``missing: own_class``); one that
+    appears nowhere in the hierarchy is still an input error. Generated hierarchies
     (intervals, masking, dates) only group.
     """
     codes, uniques, n_missing = _factorize(column, name, policy.missing)
     labels = _string_labels(uniques)
     if isinstance(attr.hierarchy, TableHierarchy):
         tree = _resolve(name, attr, uniques, policy)  # also validates the hierarchy itself
-        known = {str(v) for level in tree.labels for v in level} | {TOP}  # a set: cheaper
-        absent = np.flatnonzero([v not in known for v in labels])  # than a pandas Index here
+        known = {str(v) for level in tree.labels for v in level} | {TOP, MISSING_LABEL}
+        absent = np.flatnonzero([v not in known for v in labels])  # (a set: cheaper than an Index)
         if len(absent):
             more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
             raise DataError(
@@ -337,7 +345,13 @@ def encode(
         raise DataError(
             f"column {repeated[0]!r} appears more than once in the data; rename the duplicates"
         )
-    absent = [c for c in policy.attributes if c not in data.columns]
+    # an identifier absent from the data is what a release looks like: the checker reports the
+    # identifiers present instead (a failing finding), and nothing here reads identifiers
+    absent = [
+        c
+        for c, a in policy.attributes.items()
+        if c not in data.columns and a.role is not Role.identifier
+    ]
     if absent:
         have = ", ".join(map(str, data.columns[:12]))
         raise DataError(

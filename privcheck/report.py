@@ -314,9 +314,40 @@ class Report(BaseModel):
     explanation: Explanation | None = Field(
         None, description="What drives the re-identification risk (check --explain)"
     )
+    identifiers_present: list[str] = Field(
+        default_factory=list,
+        description="Identifier columns of the policy that the checked data still holds: a "
+        "failing finding (a release must not carry them); absent identifiers are fine",
+    )
+    n_suppressed: int = Field(
+        0,
+        description="Rows counted as suppressed records (suppressed_records: star, every "
+        "quasi-identifier '*'): not judged by the models, not in n_records",
+    )
+    suppression_limit_records: int | None = Field(
+        None, description="The suppression limit in records (suppressed_records: star)"
+    )
+    suppression_ok: bool = Field(
+        True, description="n_suppressed is within suppression_limit_records"
+    )
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=2)
+
+    def findings(self) -> list[str]:
+        """The release-integrity findings beyond the models, one sentence each."""
+        out = []
+        if self.identifiers_present:
+            out.append(
+                f"identifier column(s) present: {', '.join(self.identifiers_present)} — a "
+                "release must not carry them (drop them, or anonymize the data)"
+            )
+        if not self.suppression_ok:
+            out.append(
+                f"{self.n_suppressed} suppressed records ('*' rows) exceed the suppression limit "
+                f"of {self.suppression_limit_records} record(s)"
+            )
+        return out
 
 
 def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
@@ -558,10 +589,19 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
             f"{report.n_edges} edges"
         )
     else:
+        starred = ""
+        if report.n_suppressed or report.suppression_limit_records is not None:
+            starred = (
+                f"; {report.n_suppressed} suppressed records ('*' rows, limit "
+                f"{report.suppression_limit_records})"
+            )
         console.print(
             f"privcheck check{src} {verdict} — {report.n_records} records, {report.n_classes} "
             f"classes over {', '.join(report.quasi_identifiers) or 'no quasi-identifiers'}"
+            + starred
         )
+        for finding in report.findings():
+            console.print(f"FAIL: {finding}")
     table = Table(show_edge=False)
     for col in ("model", "parameters", "result", "achieved", "violating classes", "records"):
         table.add_column(col, justify="right" if col in ("achieved", "records") else "left")

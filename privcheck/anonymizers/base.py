@@ -169,7 +169,7 @@ class GeneralizationAnonymizer(Anonymizer):
         data: pd.DataFrame,
         policy: Policy,
         *,
-        seed: int = 0,
+        seed: int | None = None,
         keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
@@ -189,7 +189,7 @@ class GeneralizationAnonymizer(Anonymizer):
             check=check,
             n_released_rows=len(release),
             removed=removed_columns(data, policy),
-            seed=seed,
+            seed_given=seed is not None,
             keep_order=keep_order,
         )
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
@@ -204,7 +204,7 @@ class GeneralizationAnonymizer(Anonymizer):
         check: Report,
         n_released_rows: int,
         removed: list[str],
-        seed: int,
+        seed_given: bool,
         keep_order: bool,
     ) -> AnonymizationReport:
         """The anonymization report of a chosen node (shared by pandas and the engines)."""
@@ -214,7 +214,9 @@ class GeneralizationAnonymizer(Anonymizer):
         minimal = lattice.minimal(result.satisfying) if result.exact else None
         return AnonymizationReport(
             algorithm=self.name,
-            parameters=self.parameters(policy, seed, keep_order, choice.previous, choice.limit),
+            parameters=self.parameters(
+                policy, seed_given, keep_order, choice.previous, choice.limit
+            ),
             quasi_identifiers=encoded.qi_names,
             node=lattice.describe(choice.node),
             n_records=encoded.n_records,
@@ -246,9 +248,16 @@ class GeneralizationAnonymizer(Anonymizer):
         )
 
     def parameters(
-        self, policy: Policy, seed: int, keep_order: bool, lower: Sequence[int] | None, limit: int
+        self,
+        policy: Policy,
+        seed_given: bool,
+        keep_order: bool,
+        lower: Sequence[int] | None,
+        limit: int,
     ) -> dict[str, Any]:
-        """Everything that determines the release (published: the transparency principle)."""
+        """Everything that determines the release (published: the transparency principle) —
+        except the randomness: whether a seed was given, never its value (with the seed anyone
+        could replay the row shuffle and link release rows back to input positions)."""
         return {
             **self.params,
             "models": [{"model": m.model, **m.params()} for m in policy.models],
@@ -256,7 +265,7 @@ class GeneralizationAnonymizer(Anonymizer):
             "suppression_limit_records": limit,
             "suppressed_records": policy.suppressed_records,
             "metric": policy.metric,
-            "seed": seed,
+            "seed_given": seed_given,
             "keep_order": keep_order,
             "previous_node": list(lower) if lower is not None else None,
         }

@@ -79,6 +79,9 @@ class PrivacyExpectation(BatchExpectation):
             "n_classes": summary["n_classes"],
             "quasi_identifiers": summary["quasi_identifiers"],
         }
+        for key in ("identifiers_present", "n_suppressed", "suppression_ok", "findings"):
+            if key in summary:  # (a summary from an older plugin version lacks them)
+                details[key] = summary[key]
         if len(models) == 1:
             (m,) = models
             observed: Any = m["value"]
