@@ -274,8 +274,9 @@ class ModelResult(BaseModel):
     model: str
     params: dict[str, Any]
     passed: bool
-    value: float | None = Field(
-        description="The level the data achieves; null when unbounded or when there is no class"
+    value: float | list[float] | None = Field(
+        description="The level the data achieves; null when unbounded or when there is no "
+        "class; a [min, max] pair for delta-presence"
     )
     unbounded: bool = Field(
         False, description="The worst class's statistic is infinite (value is then null)"
@@ -530,8 +531,11 @@ def exposure_lines(x: Exposure) -> list[str]:
     return lines
 
 
-def _fmt(value: float | None, unbounded: bool = True) -> str:
-    """A figure for text output: ∞ for an unbounded statistic, n/a for one not defined."""
+def _fmt(value: float | list[float] | None, unbounded: bool = True) -> str:
+    """A figure for text output: ∞ for an unbounded statistic, n/a for one not defined; a
+    [min, max] pair (delta-presence) as both figures."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_fmt(v, unbounded) for v in value) + "]"
     if value is None:
         return "∞" if unbounded else "n/a"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.4g}"
