@@ -35,6 +35,7 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "privcheck.models.record_risk",
     "privcheck.models.kmap",
     "privcheck.models.delta_presence",
+    "privcheck.models.population_uniqueness",
     "privcheck.graph.models",
     "privcheck.anonymizers.mingen",
     "privcheck.anonymizers.datafly",
