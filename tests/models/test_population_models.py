@@ -1,0 +1,206 @@
+"""k-map, δ-presence and population uniqueness: values against a per-class brute force over the
+rows (the population generalized by hand through the hierarchy), estimators against independent
+computations, and the bad inputs of the issue (exit 2, one line)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import poisson
+
+from privcheck.checker import check
+from privcheck.models.kmap import derived_k
+
+HIER = [["x1", "x", "*"], ["x2", "x", "*"], ["y1", "y", "*"], ["y2", "y", "*"]]
+
+
+def _setup(tmp_path, seed: int):
+    rng = np.random.default_rng(seed)
+    n = 50
+    data = pd.DataFrame(
+        {
+            "g": rng.choice(["x1", "x2", "y1", "y2"], n),
+            "age": rng.integers(20, 40, n),
+            "s": rng.choice(["p", "q"], n),
+        }
+    )
+    pop = data.groupby(["g", "age"]).size().rename("n").reset_index()
+    pop["n"] += rng.integers(0, 4, len(pop))
+    path = tmp_path / "pop.csv"
+    pop.to_csv(path, index=False)
+    policy = {
+        "attributes": {
+            "g": {"role": "quasi_identifier", "hierarchy": {"type": "table", "rows": HIER}},
+            "age": {"role": "quasi_identifier", "hierarchy": {"type": "intervals", "widths": [5]}},
+            "s": {"role": "sensitive"},
+        },
+        "population": {"path": "pop.csv", "count_column": "n"},
+        "models": [],
+    }
+    return data, pop, policy
+
+
+def _generalize(frame: pd.DataFrame, g_level: int, age_level: int) -> list[tuple[str, str]]:
+    """Each row's released values, by hand (the hierarchy table; 5-year bins)."""
+    g_map = {row[0]: row[g_level] for row in HIER}
+    out = []
+    for g, a in zip(frame["g"], frame["age"], strict=True):
+        lo = (int(a) // 5) * 5
+        out.append((g_map[g], str(a) if age_level == 0 else f"{lo}-{lo + 4}"))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("levels", [(0, 0), (1, 0), (1, 1), (2, 1)])
+def test_kmap_and_delta_presence_on_a_release(tmp_path, seed, levels):
+    """A release generalized by hand is checked as it stands: each class is matched with the
+    population generalized the same way."""
+    data, pop, policy = _setup(tmp_path, seed)
+    released = _generalize(data, *levels)
+    release = pd.DataFrame(released, columns=["g", "age"]).assign(s=data["s"].to_numpy())
+    if levels[0] == 2:
+        release["g"] = "*"
+    policy["models"] = [
+        {"model": "k-map", "k": 4},
+        {"model": "delta-presence", "delta_min": 0.3, "delta_max": 0.9},
+    ]
+    (tmp_path / "policy.json").write_text(json.dumps(policy))
+    report = check(release, tmp_path / "policy.json")
+    # brute force: for every released class, the population people it matches
+    pop_rows = _generalize(pop, *levels)
+    big: dict = {}
+    for key, n in zip(pop_rows, pop["n"], strict=True):
+        key = ("*", key[1]) if levels[0] == 2 else key
+        big[key] = big.get(key, 0) + int(n)
+    keys = [("*", k[1]) if levels[0] == 2 else k for k in released]
+    f = {k: keys.count(k) for k in set(keys)}
+    ratios = [f[k] / big[k] for k in f]
+    kmap, dp = report.models
+    assert kmap.value == min(big[k] for k in f)
+    assert kmap.passed == all(big[k] >= 4 for k in f)
+    assert kmap.violating_classes == sum(big[k] < 4 for k in f)
+    assert dp.value == pytest.approx([min(ratios), max(ratios)], rel=1e-12)
+    assert dp.passed == all(0.3 <= r <= 0.9 for r in ratios)
+
+
+def test_derived_k_is_the_poisson_test():
+    """k' is the smallest f with P[X ≥ f] ≤ significance for X ~ Poisson(πk): computed here by
+    summing the Poisson mass term by term (math.exp / factorial)."""
+    for k, frac, alpha in [(5, 0.1, 0.01), (10, 0.3, 0.05), (20, 0.05, 0.01), (3, 0.9, 0.01)]:
+        lam = frac * k
+        cdf, c = 0.0, 0
+        while True:
+            cdf += math.exp(-lam) * lam**c / math.factorial(c)
+            if cdf >= 1 - alpha or c + 1 >= k:
+                break
+            c += 1
+        expected = min(k, c + 1) if cdf >= 1 - alpha else k
+        assert derived_k(k, frac, "poisson", alpha) == expected
+        # zero-truncated: the same test on P[X ≤ c | X ≥ 1]
+        p0 = math.exp(-lam)
+        cdf, c = 0.0, 1
+        while True:
+            cdf += math.exp(-lam) * lam**c / math.factorial(c) / (1 - p0)
+            if cdf >= 1 - alpha or c + 1 >= k:
+                break
+            c += 1
+        assert derived_k(k, frac, "zero-truncated-poisson", alpha) == (
+            min(k, c + 1) if cdf >= 1 - alpha else k
+        )
+
+
+def test_arx_poisson_k_is_one_more():
+    """Pinned departure: ARX's calculateKPoisson returns c + 2 (its loop counts once past the
+    test). For k = 10, π = 0.1, α = 0.01: λ = 1, P[X ≤ 4] = 0.9963 ≥ 0.99, so c = 4: here k' = 5,
+    ARX 6."""
+    assert poisson.cdf(3, 1.0) < 0.99 <= poisson.cdf(4, 1.0)
+    assert derived_k(10, 0.1, "poisson", 0.01) == 5
+
+
+def test_kmap_with_a_size(tmp_path):
+    data, _, policy = _setup(tmp_path, 0)
+    policy["population"] = {"size": 500}
+    policy["models"] = [{"model": "k-map", "k": 10}]
+    report = check(data, policy)
+    (m,) = report.models
+    sizes = data.groupby(["g", "age"]).size()
+    k_prime = derived_k(10, 50 / 500, "poisson", 0.01)
+    assert m.value == pytest.approx(sizes.min() * 10)
+    assert m.passed == bool((sizes >= k_prime).all())
+    assert m.violating_classes == int((sizes < k_prime).sum())
+
+
+BAD = [
+    ({"path": "pop.csv", "count_column": "n"}, "pop_missing_qi", "lacks the quasi-identifier"),
+    ({"path": "pop.csv", "count_column": "n"}, "pop_negative", "non-negative"),
+    ({"path": "pop.csv", "count_column": "n"}, "pop_absent_class", "absent from"),
+    (None, "ok", "needs a population"),
+    ({"size": 10}, "ok", "smaller than the data"),
+]
+
+
+@pytest.mark.parametrize(("population", "variant", "message"), BAD)
+def test_bad_inputs_exit_2_with_one_line(tmp_path, cli, population, variant, message):
+    data, pop, policy = _setup(tmp_path, 1)
+    if variant == "pop_missing_qi":
+        pop = pop.drop(columns=["age"])
+    elif variant == "pop_negative":
+        pop.loc[0, "n"] = -3
+    elif variant == "pop_absent_class":
+        pop = pop.iloc[1:]
+    pop.to_csv(tmp_path / "pop.csv", index=False)
+    data.to_csv(tmp_path / "data.csv", index=False)
+    if population is None:
+        policy.pop("population")
+    else:
+        policy["population"] = population
+    policy["models"] = [{"model": "k-map", "k": 2}]
+    (tmp_path / "policy.json").write_text(json.dumps(policy))
+    r = cli("check", tmp_path / "data.csv", "--policy", tmp_path / "policy.json")
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"model": "average-risk", "threshold": 1.5},
+        {"model": "record-risk", "threshold": 0.2, "max_share": -0.1},
+        {"model": "delta-presence", "delta_min": 0.5, "delta_max": 0.2},
+        {"model": "population-uniqueness", "threshold": 2, "estimator": "zayatz"},
+        {"model": "average-risk", "threshold": 0.1, "attacker": "journalist"},
+    ],
+)
+def test_bad_parameters_exit_2(tmp_path, cli, entry):
+    data, _, policy = _setup(tmp_path, 1)
+    data.to_csv(tmp_path / "data.csv", index=False)
+    policy["population"] = {"size": 1000}
+    policy["models"] = [entry]
+    (tmp_path / "policy.json").write_text(json.dumps(policy))
+    r = cli("check", tmp_path / "data.csv", "--policy", tmp_path / "policy.json")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_population_file_is_an_input_file(tmp_path):
+    from privcheck.policy import load_policy
+
+    _, _, policy = _setup(tmp_path, 0)
+    (tmp_path / "policy.json").write_text(json.dumps(policy))
+    assert tmp_path / "pop.csv" in load_policy(tmp_path / "policy.json").input_files()
+
+
+def test_json_report_value_pair(tmp_path, cli):
+    data, _, policy = _setup(tmp_path, 2)
+    data.to_csv(tmp_path / "data.csv", index=False)
+    policy["models"] = [{"model": "delta-presence", "delta_min": 0.0, "delta_max": 1.0}]
+    (tmp_path / "policy.json").write_text(json.dumps(policy))
+    r = cli("check", tmp_path / "data.csv", "--policy", tmp_path / "policy.json", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    value = json.loads(r.stdout)["models"][0]["value"]
+    assert isinstance(value, list) and len(value) == 2 and 0 < value[0] <= value[1] <= 1
