@@ -124,8 +124,15 @@ def snb_expected(k: float, pi: float, alpha: float, beta: float) -> tuple[float,
     """E[c_1], E[c_2] of the SNB model (see module)."""
     d = (1 - pi) * (1 - beta)
     e1 = k * pi * (beta / (1 - d)) ** alpha * (1 + alpha * d / (1 - d))
-    e2 = k * pi**2 / 2 * alpha * (1 - beta) * beta**alpha * (2 - (1 - alpha) * d) / (1 - d) ** (
-        alpha + 2
+    e2 = (
+        k
+        * pi**2
+        / 2
+        * alpha
+        * (1 - beta)
+        * beta**alpha
+        * (2 - (1 - alpha) * d)
+        / (1 - d) ** (alpha + 2)
     )
     return e1, e2
 
@@ -152,9 +159,7 @@ def snb(sizes: np.ndarray, population: int) -> float:
     for a0, b0 in [(1.0, 0.5), (0.1, 0.1), (5.0, 0.9), (0.5, 0.01), (10.0, 0.5)]:
         try:
             with np.errstate(all="ignore"):
-                sol = least_squares(
-                    residual, [math.log(a0), math.log(b0 / (1 - b0))], xtol=1e-14
-                )
+                sol = least_squares(residual, [math.log(a0), math.log(b0 / (1 - b0))], xtol=1e-14)
         except (ValueError, OverflowError):
             continue
         if np.all(np.isfinite(sol.fun)) and np.max(np.abs(sol.fun)) < 1e-6:

@@ -200,7 +200,9 @@ def test_json_report_value_pair(tmp_path, cli):
     data.to_csv(tmp_path / "data.csv", index=False)
     policy["models"] = [{"model": "delta-presence", "delta_min": 0.0, "delta_max": 1.0}]
     (tmp_path / "policy.json").write_text(json.dumps(policy))
-    r = cli("check", tmp_path / "data.csv", "--policy", tmp_path / "policy.json", "--format", "json")
+    r = cli(
+        "check", tmp_path / "data.csv", "--policy", tmp_path / "policy.json", "--format", "json"
+    )
     assert r.returncode == 0, r.stderr
     value = json.loads(r.stdout)["models"][0]["value"]
     assert isinstance(value, list) and len(value) == 2 and 0 < value[0] <= value[1] <= 1

@@ -105,9 +105,7 @@ def test_suppression_removes_the_riskiest_first():
     (m,) = report.models
     assert not m.passed and m.value == pytest.approx(6 / 21)
     sizes = sorted([2, 3, 4, 5, 6, 1])
-    need = next(
-        k for k in range(len(sizes)) if (len(sizes) - k) / sum(sizes[k:]) <= 0.2 + 1e-15
-    )
+    need = next(k for k in range(len(sizes)) if (len(sizes) - k) / sum(sizes[k:]) <= 0.2 + 1e-15)
     assert m.violating_classes == need
     assert m.violating_records == sum(sizes[:need])
 
