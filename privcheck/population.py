@@ -58,20 +58,23 @@ class Population:
 
     def translation(self, name: str, labels: np.ndarray, pop_level: int) -> np.ndarray:
         """Data code (in the label space ``labels``) of each population label at ``pop_level``."""
-        key = (name, id(labels), len(labels), pop_level)
-        hit = self._translations.get(key)
+        # keyed by identity, holding the labels so that their id cannot be reused while cached
+        key = (name, id(labels), pop_level)
+        entry = self._translations.get(key)
+        hit = entry[1] if entry is not None and entry[0] is labels else None
         if hit is None:
             code_of = {v: i for i, v in enumerate(_string_labels(labels))}
             pop_labels = _string_labels(self.columns[name].levels.labels[pop_level])
             hit = np.fromiter((code_of.get(v, -1) for v in pop_labels), np.int64, len(pop_labels))
-            self._translations[key] = hit
+            self._translations[key] = (labels, hit)
         return hit
 
     def label_levels(self, name: str, labels: np.ndarray) -> np.ndarray:
         """The lowest population level at which each released label occurs (``_ALL`` for ``*``,
         ``_NOWHERE`` if none)."""
-        key = (name, id(labels), len(labels))
-        hit = self._levels.get(key)
+        key = (name, id(labels))
+        entry = self._levels.get(key)
+        hit = entry[1] if entry is not None and entry[0] is labels else None
         if hit is None:
             levels = self.columns[name].levels
             hit = np.full(len(labels), _NOWHERE, dtype=np.int64)
@@ -80,7 +83,7 @@ class Population:
                 known = set(_string_labels(levels.labels[lvl]))
                 hit[np.fromiter((t in known for t in text), bool, len(text))] = lvl
             hit[text == TOP] = _ALL
-            self._levels[key] = hit
+            self._levels[key] = (labels, hit)
         return hit
 
 

@@ -80,7 +80,7 @@ def test_values_match_brute_force(tmp_path, seed, attacker):
         risk = [1 / x for x in f]
     else:
         classes = {}
-        for x, y, r in zip(f, big, zip(data["a"], data["b"], strict=True), strict=True):
+        for y, r in zip(big, zip(data["a"], data["b"], strict=True), strict=True):
             classes[r] = y
         journalist = max(len(classes) / sum(classes.values()), marketer)
         avg = marketer if attacker == "marketer" else journalist
