@@ -99,6 +99,7 @@ def test_optimum_matches_brute_force(setup, adult_frame, algorithm):
     n_sat, (prec, node, suppressed) = _brute(adult_frame, pop, limit)
     release, report = anonymize(adult_frame, policy, algorithm)
     assert report.satisfying_nodes == n_sat
+    assert tuple(report.node.values()) == node
     assert report.metrics["prec"] == pytest.approx(prec, abs=1e-12)
     assert report.n_suppressed == suppressed
     assert report.check.passed
