@@ -342,7 +342,26 @@ def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
         return float(params["delta"]), "<"
     if model == "alpha-k-anonymity" and "alpha" in params:
         return float(params["alpha"]), "<="
+    # risk thresholds: the average risk (or estimated share of population uniques) against t, the
+    # share of records above t against max_share. None for k-map (with only a population size
+    # the verdict is the Poisson test's, not value ≥ k) and δ-presence (two bounds)
+    if model in ("average-risk", "population-uniqueness") and "threshold" in params:
+        return float(params["threshold"]), "<="
+    if model == "record-risk" and "threshold" in params:
+        return float(params.get("max_share", 0.0)), "<="
     return None
+
+
+def class_requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
+    """What each class's statistic (a histogram's bins) is compared with: the model's
+    ``requirement`` except for models whose ``value`` is a table-level figure — record-risk's
+    classes are at risk above the threshold; an average's or an estimate's classes have no bound
+    of their own."""
+    if model == "record-risk" and "threshold" in params:
+        return float(params["threshold"]), "<="
+    if model in ("average-risk", "population-uniqueness", "delta-presence"):
+        return None
+    return requirement(model, params)
 
 
 class Exposure(BaseModel):

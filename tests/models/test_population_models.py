@@ -206,3 +206,40 @@ def test_json_report_value_pair(tmp_path, cli):
     assert r.returncode == 0, r.stderr
     value = json.loads(r.stdout)["models"][0]["value"]
     assert isinstance(value, list) and len(value) == 2 and 0 < value[0] <= value[1] <= 1
+
+
+ALL_MODELS = [
+    {"model": "average-risk", "threshold": 0.05, "attacker": "journalist"},
+    {"model": "record-risk", "threshold": 0.2, "max_share": 0.1},
+    {"model": "k-map", "k": 3},
+    {"model": "delta-presence", "delta_min": 0.1, "delta_max": 0.9},
+    {"model": "population-uniqueness", "threshold": 0.01, "estimator": "dankar"},
+]
+
+
+@pytest.mark.parametrize("suffix", [".txt", ".json", ".html"])
+def test_every_report_format_carries_the_models(tmp_path, cli, suffix):
+    data, _, policy = _setup(tmp_path, 3)
+    data.to_csv(tmp_path / "data.csv", index=False)
+    policy["models"] = ALL_MODELS
+    (tmp_path / "policy.json").write_text(json.dumps(policy))
+    out = tmp_path / f"report{suffix}"
+    r = cli("check", tmp_path / "data.csv", "--policy", tmp_path / "policy.json", "-o", out)
+    assert r.returncode == 1, r.stderr
+    text = out.read_text()
+    for entry in ALL_MODELS:
+        assert entry["model"] in text
+
+
+def test_catalog_verdict_accepts_the_pair(tmp_path):
+    from privcheck.api import evaluate
+
+    data, _, policy = _setup(tmp_path, 3)
+    policy["models"] = ALL_MODELS
+    (tmp_path / "policy.json").write_text(json.dumps(policy))
+    verdict = evaluate(data, tmp_path / "policy.json", name="sample")
+    assert json.loads(verdict.model_dump_json())["models"]
+    dp = next(m for m in verdict.models if m.model == "delta-presence")
+    assert isinstance(dp.value, list) and dp.required is None
+    rr = next(m for m in verdict.models if m.model == "record-risk")
+    assert (rr.required, rr.comparison) == (0.1, "<=")
