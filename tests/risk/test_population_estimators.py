@@ -137,3 +137,43 @@ def test_model_value_is_the_share(tmp_path):
     share = pe.zayatz(sizes, N) / N
     assert m.value == pytest.approx(share, rel=1e-12)
     assert m.passed == (share <= 0.01)
+
+
+# ARX (arx-deidentifier/arx at aacd487f, 2025-09-12, built by ../shared/tools/arx/build.sh) on
+# these samples with a population of 60,000, through benchmarks/EstimatorsBench.java
+# (RiskEstimateBuilder.getPopulationBasedUniquenessRisk, default solver configuration):
+ARX = {
+    "zipf_sample_05.txt": {
+        "zayatz": 0.013304106825919476,
+        "pitman": 0.01449493772306337,
+        "snb": 0.0,
+        "dankar": (0.01449493772306337, "pitman"),
+    },
+    "zipf_sample_30.txt": {
+        "zayatz": 0.015367516544399796,
+        "pitman": 0.017421423320737258,
+        "snb": 0.0,
+        "dankar": (0.015367516544399796, "zayatz"),
+    },
+}
+
+
+@pytest.mark.parametrize("name", list(ARX))
+def test_against_arx(name):
+    """Zayatz equals ARX's to rounding; Pitman to ARX's solver accuracy (1e-6); Dankar's rule
+    picks the same estimator. Pinned departure: ARX's SNB finds no solution on either sample
+    (its second equation multiplies by (1 − d)^(α+2) where the derivation divides; ARX then
+    reports 0), while the derived equations fit and give an estimate near Zayatz's and Pitman's."""
+    from pathlib import Path
+
+    sizes = np.loadtxt(Path(__file__).parent.parent / "data" / "population" / name, dtype=int)
+    N = 60_000
+    arx = ARX[name]
+    assert pe.zayatz(sizes, N) / N == pytest.approx(arx["zayatz"], rel=1e-12)
+    assert pe.pitman(sizes, N) / N == pytest.approx(arx["pitman"], rel=1e-5)
+    value, used = pe.dankar(sizes, N)
+    assert used == arx["dankar"][1]
+    assert value / N == pytest.approx(arx["dankar"][0], rel=1e-5)
+    assert arx["snb"] == 0.0
+    snb = pe.snb(sizes, N) / N
+    assert min(arx["zayatz"], arx["pitman"]) * 0.9 < snb < max(arx["zayatz"], arx["pitman"]) * 1.1
