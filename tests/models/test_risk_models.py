@@ -185,3 +185,14 @@ def test_delta_presence_is_not_monotone_with_suppression(tmp_path):
         (ev,) = evaluate_models(table, policy.models)
         suppressed.append(int(table.sizes[~ev.class_ok].sum()))
     assert suppressed == [9, 12]
+
+
+def test_population_uniqueness_is_not_monotone(tmp_path):
+    """Why population-uniqueness declares no generalization property: on the small lattice of
+    seed 0 (40 records, N = 400) a node passes under SNB while a coarser one fails — the
+    estimate is a fitted model, not a count that merging can only lower."""
+    from privcheck.plugins import model_registry
+
+    entry = {"model": "population-uniqueness", "threshold": 0.005, "estimator": "snb"}
+    assert not _monotone_holds(tmp_path, [entry], 0)[0]
+    assert not model_registry()["population-uniqueness"].monotone
