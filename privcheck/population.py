@@ -225,15 +225,13 @@ def class_population_sizes(table: ClassTable, policy: Policy | None = None) -> n
         else:  # a release as it stands: find each value's level
             lv[:, j] = pop.label_levels(col.name, labels)[table.keys[:, j]]
     matchable = (lv != _NOWHERE).all(axis=1)
-    patterns, which = (
-        np.unique(lv[matchable], axis=0, return_inverse=True)
-        if matchable.any()
-        else (np.empty((0, len(qis)), np.int64), np.empty(0, np.int64))
-    )
-    which = np.asarray(which).reshape(-1)
     rows = np.flatnonzero(matchable)
+    patterns, which = _patterns(lv[rows])
+    # the classes of each pattern, grouped once (a release may mix many level patterns)
+    order = np.argsort(which, kind="stable")
+    bounds = np.searchsorted(which[order], np.arange(len(patterns) + 1))
     for p, pattern in enumerate(patterns):
-        members = rows[which == p]
+        members = rows[order[bounds[p] : bounds[p + 1]]]
         cls_cols, pop_cols, cards = [], [], []
         valid = np.ones(len(pop.counts), dtype=bool)
         for j, col in enumerate(qis):
@@ -257,6 +255,26 @@ def class_population_sizes(table: ClassTable, policy: Policy | None = None) -> n
         out[members] = totals[inverse[: len(members)]]
     _sizes[table] = out
     return out
+
+
+def _patterns(lv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``lv`` (level patterns) and the pattern of each row: through one
+    int64 key per row (``np.unique(axis=0)`` sorts a structured view, 20× slower), with a fast
+    path for the usual single pattern."""
+    if len(lv) == 0:
+        return np.empty((0, lv.shape[1]), np.int64), np.empty(0, np.int64)
+    shift = lv - _ALL  # ≥ 0
+    base = int(shift.max()) + 1
+    key = np.zeros(len(lv), dtype=np.int64)
+    for j in range(lv.shape[1]):
+        key *= base
+        key += shift[:, j]
+    if (key == key[0]).all():
+        return lv[:1], np.zeros(len(lv), dtype=np.int64)
+    which, uniq = pd.factorize(key)
+    first = np.full(len(uniq), -1, dtype=np.int64)
+    first[which[::-1]] = np.arange(len(which) - 1, -1, -1)
+    return lv[first], which.astype(np.int64)
 
 
 def check_contains(table: ClassTable, model: str) -> np.ndarray:

@@ -243,3 +243,43 @@ def test_catalog_verdict_accepts_the_pair(tmp_path):
     assert isinstance(dp.value, list) and dp.required is None
     rr = next(m for m in verdict.models if m.model == "record-risk")
     assert (rr.required, rr.comparison) == (0.1, "<=")
+
+
+def test_release_mixing_levels_and_suppressed_rows(tmp_path):
+    """A release whose rows sit at different levels (local recoding) and suppressed rows ('*'):
+    each class matches the population people whose values generalize to its labels at any level
+    (pure-Python matching per class)."""
+    data, pop, policy = _setup(tmp_path, 5)
+    rng = np.random.default_rng(5)
+    g_level = rng.integers(0, 3, len(data))
+    age_level = rng.integers(0, 2, len(data))
+    g_up = {row[0]: row for row in HIER}
+
+    def age_label(a: int, level: int) -> str:
+        lo = (int(a) // 5) * 5
+        return str(a) if level == 0 else f"{lo}-{lo + 4}"
+
+    release = pd.DataFrame(
+        {
+            "g": [g_up[g][lv] for g, lv in zip(data["g"], g_level, strict=True)],
+            "age": [age_label(a, lv) for a, lv in zip(data["age"], age_level, strict=True)],
+            "s": data["s"],
+        }
+    )
+    release.loc[:4, ["g", "age"]] = "*"  # five suppressed records
+    policy["models"] = [{"model": "k-map", "k": 6}]
+    (tmp_path / "policy.json").write_text(json.dumps(policy))
+    (m,) = check(release, tmp_path / "policy.json").models
+
+    def matches(label: str, options: list[str]) -> bool:
+        return label == "*" or label in options
+
+    big = {}
+    for key in set(zip(release["g"], release["age"], strict=True)):
+        big[key] = sum(
+            int(n)
+            for g, a, n in zip(pop["g"], pop["age"], pop["n"], strict=True)
+            if matches(key[0], g_up[g]) and matches(key[1], [age_label(a, 0), age_label(a, 1)])
+        )
+    assert m.value == min(big.values())
+    assert m.violating_classes == sum(v < 6 for v in big.values())
