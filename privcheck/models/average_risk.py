@@ -13,9 +13,10 @@ Properties (``tests/models/test_risk_models.py`` proves them by brute force on s
 - *monotone under generalization* for every attacker: merging classes lowers #classes at the same
   n (prosecutor), and f_A/F_A + f_B/F_B ≥ (f_A + f_B)/(F_A + F_B) (marketer), and #classes/ΣF
   falls as well (journalist). It has Incognito's subset property for the same reason.
-- *not monotone with suppression*: the smallest-first suppression that meets t can grow when a
-  node is generalized (a merged class can be larger than the ones suppressed before, so a
-  coarser node may need to suppress more records); searches therefore do not prune with it.
+- *not declared monotone with suppression*: whether the records the riskiest-first suppression
+  removes can only fall as a node is generalized is not proven here (ARX declares it; the brute
+  force over small lattices finds no counterexample either). Declaring it would let searches prune
+  with it; leaving it out only costs pruning, never a wrong optimum.
 - table-dependent: a class's verdict depends on the others.
 """
 

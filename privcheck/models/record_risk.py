@@ -16,8 +16,9 @@ Properties (``tests/models/test_risk_models.py``, brute force on small lattices)
   parts, in the data and in the population, so a record's risk only falls and the records above t
   only become fewer (and a subset of the attribute set merges classes the same way: Incognito's
   subset property holds).
-- *monotone with suppression* only for s = 0: the classes above t are then exactly the violators,
-  and they only become fewer. With s > 0 the riskiest-first suppression needed can grow.
+- *monotone with suppression* for s = 0: the classes above t are then exactly the violators, and
+  they only become fewer. For s > 0 it is not declared (not proven for the riskiest-first
+  suppression; no counterexample found by the brute force): searches do not prune with it.
 - table-dependent for s > 0 (the verdict is a share over the table), not for s = 0.
 """
 
