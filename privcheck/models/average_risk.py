@@ -90,7 +90,8 @@ class AverageRisk(PrivacyModel):
             return np.where(c > 0, avg <= config.threshold, True)
 
         ok = suppress_riskiest(risk, holds_after) if len(sizes) else np.ones(0, dtype=bool)
-        what = f"{config.attacker} average risk"
+        size = "size" if config.attacker == "prosecutor" else "population size"
+        what = f"{config.attacker} average risk (classes: 1/{size})"
         return TableEvaluation(
             config,
             ok,

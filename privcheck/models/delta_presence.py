@@ -81,7 +81,7 @@ class DeltaPresence(PrivacyModel):
             config,
             ok,
             ratio,
-            "[min, max] of f/F (records in the data / people in the population, per class)",
+            "f/F, data / population records per class (value: min, max)",
             larger_is_safer=False,
             table_value=lambda keep: ratio_range(ratio, keep),
         )

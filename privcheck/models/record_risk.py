@@ -107,7 +107,8 @@ class RecordRisk(PrivacyModel):
             config,
             ok,
             risk,
-            f"share of records with {config.attacker} risk above {config.threshold:g}",
+            f"share of records with {config.attacker} risk > {config.threshold:g} "
+            "(classes: their risk)",
             larger_is_safer=False,
             table_value=lambda keep: at_risk_share(sizes, risk, config.threshold, keep),
         )
