@@ -15,7 +15,8 @@ least k people of the population, not only k records of the data.
 
   ARX's ``KMap.calculateKPoisson`` returns c + 2 for the Poisson estimator (its loop counts one
   step past the test, as its ε,δ parameter calculation does); its zero-truncated variant returns
-  c + 1 like this one. ``tests/models/test_kmap.py`` pins both.
+  c + 1 like this one. ``tests/models/test_population_models.py`` pins both against k' measured
+  from ARX (``benchmarks/KMapBench.java``).
 
 Properties: *monotone under generalization and with suppression* (with a table, merged classes
 match the union of their population classes; with a size, it is k'-anonymity). Not

@@ -113,12 +113,29 @@ def test_derived_k_is_the_poisson_test():
         )
 
 
-def test_arx_poisson_k_is_one_more():
-    """Pinned departure: ARX's calculateKPoisson returns c + 2 (its loop counts once past the
-    test). For k = 10, π = 0.1, α = 0.01: λ = 1, P[X ≤ 4] = 0.9963 ≥ 0.99, so c = 4: here k' = 5,
-    ARX 6."""
+# k' ARX derives (arx-deidentifier/arx at aacd487f, benchmarks/KMapBench.java: KMap(k, α,
+# ARXPopulationModel.create(N), estimator) after an anonymization of n records):
+# (n, N, k, α) → (Poisson, zero-truncated Poisson)
+ARX_KMAP = {
+    (1000, 10000, 10, 0.01): (6, 5),
+    (1000, 4600, 5, 0.01): (5, 5),
+    (2000, 100000, 20, 0.05): (4, 3),
+    (500, 1000, 8, 0.01): (8, 8),
+    (1000, 50000, 30, 0.001): (6, 5),
+}
+
+
+@pytest.mark.parametrize("case", list(ARX_KMAP))
+def test_derived_k_against_arx(case):
+    """The zero-truncated k' equals ARX's; ARX's Poisson k' is one more (capped at k): its
+    calculateKPoisson counts once past the test. Pinned departure, e.g. k = 10, π = 0.1, α = 0.01:
+    λ = 1, P[X ≤ 4] = 0.9963 ≥ 0.99 > P[X ≤ 3], so counts above 4 reject "fewer than 10 people":
+    k' = 5 here, 6 in ARX."""
+    n, big_n, k, alpha = case
+    arx_poisson, arx_ztp = ARX_KMAP[case]
+    assert derived_k(k, n / big_n, "zero-truncated-poisson", alpha) == arx_ztp
+    assert min(derived_k(k, n / big_n, "poisson", alpha) + 1, k) == arx_poisson
     assert poisson.cdf(3, 1.0) < 0.99 <= poisson.cdf(4, 1.0)
-    assert derived_k(10, 0.1, "poisson", 0.01) == 5
 
 
 def test_kmap_with_a_size(tmp_path):
