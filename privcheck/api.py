@@ -44,8 +44,9 @@ class ModelVerdict(BaseModel):
     model: str = Field(description="Model name, e.g. k-anonymity")
     params: dict[str, Any] = Field(description="The model's parameters from the policy")
     passed: bool
-    value: float | None = Field(
-        description="The level the data achieves; null when unbounded or when there is no class"
+    value: float | list[float] | None = Field(
+        description="The level the data achieves; null when unbounded or when there is no "
+        "class; a [min, max] pair for delta-presence"
     )
     unbounded: bool = Field(
         False, description="The worst class's statistic is infinite (value is then null)"

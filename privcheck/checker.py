@@ -21,7 +21,7 @@ from privcheck.models.base import Evaluation, evaluate_models, validate_data
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy, load_policy
 from privcheck.progress import progress
-from privcheck.report import ModelResult, Report, ViolatingClass, requirement
+from privcheck.report import ModelResult, Report, ViolatingClass, class_requirement
 
 log = logging.getLogger("privcheck.check")
 
@@ -74,7 +74,9 @@ def model_result(
         violators=violators,
         histogram=(
             value_histogram(
-                ev.class_value, table.sizes, requirement(ev.config.model, ev.config.params())
+                ev.class_value,
+                table.sizes,
+                class_requirement(ev.config.model, ev.config.params()),
             )
             if details
             else None

@@ -40,6 +40,7 @@ from privcheck.report import (
     ValueHistogram,
     _fmt,
     _params,
+    class_requirement,
     requirement,
 )
 
@@ -170,7 +171,7 @@ def class_size_plot(hist: SizeHistogram, k: float | None, salt: str) -> str:
 
 
 def statistic_plot(m: ModelResult, hist: ValueHistogram, salt: str) -> str:
-    req = requirement(m.model, m.params)
+    req = class_requirement(m.model, m.params)
     edges = np.asarray(hist.edges)
     mids, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
     counts = np.asarray(hist.classes)

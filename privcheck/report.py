@@ -274,8 +274,9 @@ class ModelResult(BaseModel):
     model: str
     params: dict[str, Any]
     passed: bool
-    value: float | None = Field(
-        description="The level the data achieves; null when unbounded or when there is no class"
+    value: float | list[float] | None = Field(
+        description="The level the data achieves; null when unbounded or when there is no "
+        "class; a [min, max] pair for delta-presence"
     )
     unbounded: bool = Field(
         False, description="The worst class's statistic is infinite (value is then null)"
@@ -372,7 +373,26 @@ def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
         return float(params["delta"]), "<"
     if model == "alpha-k-anonymity" and "alpha" in params:
         return float(params["alpha"]), "<="
+    # risk thresholds: the average risk (or estimated share of population uniques) against t, the
+    # share of records above t against max_share. None for k-map (with only a population size
+    # the verdict is the Poisson test's, not value ≥ k) and δ-presence (two bounds)
+    if model in ("average-risk", "population-uniqueness") and "threshold" in params:
+        return float(params["threshold"]), "<="
+    if model == "record-risk" and "threshold" in params:
+        return float(params.get("max_share", 0.0)), "<="
     return None
+
+
+def class_requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
+    """What each class's statistic (a histogram's bins) is compared with: the model's
+    ``requirement`` except for models whose ``value`` is a table-level figure — record-risk's
+    classes are at risk above the threshold; an average's or an estimate's classes have no bound
+    of their own."""
+    if model == "record-risk" and "threshold" in params:
+        return float(params["threshold"]), "<="
+    if model in ("average-risk", "population-uniqueness", "delta-presence"):
+        return None
+    return requirement(model, params)
 
 
 class Exposure(BaseModel):
@@ -561,8 +581,11 @@ def exposure_lines(x: Exposure) -> list[str]:
     return lines
 
 
-def _fmt(value: float | None, unbounded: bool = True) -> str:
-    """A figure for text output: ∞ for an unbounded statistic, n/a for one not defined."""
+def _fmt(value: float | list[float] | None, unbounded: bool = True) -> str:
+    """A figure for text output: ∞ for an unbounded statistic, n/a for one not defined; a
+    [min, max] pair (delta-presence) as both figures."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_fmt(v, unbounded) for v in value) + "]"
     if value is None:
         return "∞" if unbounded else "n/a"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.4g}"

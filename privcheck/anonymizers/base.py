@@ -25,7 +25,7 @@ from privcheck.metrics.generalization import Metric, all_metrics, get_metric
 from privcheck.models.base import evaluate_models, table_models, validate_data
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy
-from privcheck.report import AnonymizationReport, Report
+from privcheck.report import AnonymizationReport, Report, _fmt
 
 
 class Anonymizer:
@@ -304,7 +304,7 @@ def nothing_satisfies(
             return (
                 f"no generalization satisfies {ev.config.model} ({_params(ev.config)}): even "
                 f"with every quasi-identifier fully generalized the table violates it "
-                f"({ev.statistic} = {ev.value():.4g}); relax the model"
+                f"({ev.statistic} = {_fmt(ev.value())}); relax the model"
             )
     where = f" above the previous release's node {tuple(lower)}" if lower is not None else ""
     pct = 100.0 * policy.suppression_limit

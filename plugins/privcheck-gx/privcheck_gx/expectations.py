@@ -29,7 +29,9 @@ from privcheck_gx import params as P
 _OPS = {">=": "≥", "<=": "≤", "<": "<"}
 
 
-def _num(value: float | None, unbounded: bool = True) -> str:
+def _num(value: float | list[float] | None, unbounded: bool = True) -> str:
+    if isinstance(value, list):  # delta-presence achieves a [min, max] pair
+        return "[" + ", ".join(_num(v, unbounded) for v in value) + "]"
     if value is None:
         return "unbounded" if unbounded else "n/a"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.4g}"
@@ -147,7 +149,7 @@ class PrivacyExpectation(BatchExpectation):
         if observed is None:
             text = _num(None, bool(details.get("unbounded")))
         else:
-            text = _num(observed) if isinstance(observed, int | float) else str(observed)
+            text = _num(observed) if isinstance(observed, int | float | list) else str(observed)
         if details.get("violating_classes"):
             text += (
                 f" ({details['violating_classes']:,} classes, "
