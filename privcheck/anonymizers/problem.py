@@ -37,7 +37,13 @@ from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, gr
 from privcheck.encoding import EncodedTable
 from privcheck.errors import PolicyError
 from privcheck.lattice import Lattice, Node
-from privcheck.metrics.generalization import Metric, node_cost, precision
+from privcheck.metrics.generalization import (
+    Metric,
+    loss_bounds,
+    loss_level_sums,
+    node_cost,
+    precision,
+)
 from privcheck.models.base import evaluate_models
 from privcheck.plugins import model_registry
 from privcheck.policy import ModelConfig
@@ -171,6 +177,11 @@ class NodeEvaluator:
             self._grid = np.full(shape, _NONE, dtype=np.int64)
             self._grid_slot = np.zeros(shape, dtype=np.int64)
         self._cached_classes = 0
+
+    @property
+    def root(self) -> ClassTable:
+        """The class table at the lattice's lower bound, counted from the records."""
+        return self._root
 
     # ------------------------------------------------------------------ class tables
     def table(self, node: Sequence[int]) -> ClassTable:
@@ -343,6 +354,7 @@ class SearchProblem:
             )
         self.evaluator = NodeEvaluator(encoded, configs, limit, self.lattice.lower)
         self.outcomes: dict[int, NodeOutcome] = {}
+        self._loss_sums: list[np.ndarray] | None = None
         self._progress = progress
         self.started = time.perf_counter()
         registry = model_registry()
@@ -393,7 +405,7 @@ class SearchProblem:
         lower node, then the first in lattice order.
 
         Without suppression every metric is monotone, so only the minimal satisfying nodes can be
-        optimal. With suppression every satisfying node is a candidate; Prec and height are
+        optimal. With suppression every satisfying node is a candidate; Prec, height and loss are
         ranked best-first by a bound (a kept record costs ``Σ h/|DGH|``, a suppressed one more),
         so the ranking stops as soon as no remaining node can win.
         """
@@ -417,15 +429,20 @@ class SearchProblem:
         return best
 
     def _cost_bounds(self, idx: np.ndarray) -> np.ndarray:
-        """A lower bound of the metric's cost at each node of ``idx``: exact for Prec and height
-        without suppression (a kept record costs ``Σ h/|DGH|``, a suppressed one more); −∞ for
-        metrics that depend on the class sizes."""
+        """A lower bound of the metric's cost at each node of ``idx``: exact for Prec, height and
+        loss without suppression (a kept record costs ``Σ h/|DGH|``, or the shares its values
+        cover, a suppressed one more); −∞ for metrics that depend on the class sizes."""
         lat = self.lattice
         if self.metric.name == "prec":
             n_attr = max(lat.width, 1)
             return np.array([-(1.0 - node_cost(lat.nodes[i], lat.heights) / n_attr) for i in idx])
         if self.metric.name == "height":
             return lat.node_heights[idx].astype(float)
+        if self.metric.name == "loss":
+            root = self.evaluator.root
+            if self._loss_sums is None:
+                self._loss_sums = loss_level_sums(root)
+            return loss_bounds(self._loss_sums, lat.nodes[idx], root.n_records)
         return np.full(len(idx), -np.inf)
 
     def _suppression_floor(self) -> np.ndarray:
