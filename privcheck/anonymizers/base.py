@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.anonymizers.problem import NodeOutcome, Progress, SearchProblem, SearchResult
-from privcheck.anonymizers.release import materialise, recheck, removed_columns
+from privcheck.anonymizers.release import materialise, recheck_codes, removed_columns
 from privcheck.classes import ClassTable, count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
@@ -178,10 +178,10 @@ class GeneralizationAnonymizer(Anonymizer):
         encoded = encode(data, policy)
         choice = self.choose(encoded, policy, previous=previous, progress=progress)
         kept_records = choice.kept_classes[choice.table.record_class]
-        release, suppressed_rows = materialise(
+        release, _ = materialise(
             data, encoded, choice.node, kept_records, policy, keep_order=keep_order, seed=seed
         )
-        check = recheck(release, suppressed_rows, policy)
+        check = recheck_codes(data, encoded, choice.table, kept_records, policy)
         report = self.make_report(
             choice,
             encoded,
