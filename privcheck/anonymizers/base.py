@@ -156,7 +156,9 @@ class GeneralizationAnonymizer(Anonymizer):
         if result.optimum is None:
             raise PolicyError(nothing_satisfies(encoded, policy, limit, bound))
         node = result.optimum
-        table = count(encoded, node, track_records=encoded.weights is None)
+        table = problem.evaluator.records_table(node)
+        if table is None:
+            table = count(encoded, node, track_records=encoded.weights is None)
         outcome, kept_classes = problem.evaluator.verdict(table)
         if not outcome.satisfied:  # pragma: no cover - the search returned a failing node
             raise RuntimeError(f"{self.name} chose node {node}, which does not satisfy the policy")
@@ -179,7 +181,14 @@ class GeneralizationAnonymizer(Anonymizer):
         choice = self.choose(encoded, policy, previous=previous, progress=progress)
         kept_records = choice.kept_classes[choice.table.record_class]
         release, _ = materialise(
-            data, encoded, choice.node, kept_records, policy, keep_order=keep_order, seed=seed
+            data,
+            encoded,
+            choice.node,
+            kept_records,
+            policy,
+            keep_order=keep_order,
+            seed=seed,
+            table=choice.table,
         )
         check = recheck_codes(data, encoded, choice.table, kept_records, policy)
         report = self.make_report(

@@ -149,9 +149,14 @@ class NodeEvaluator:
             c for c, m in zip(self.configs, classes, strict=True) if m.table_dependent
         ]
         self.evaluations = 0
+        #: each record's class in the root table (when this evaluator counted the root itself):
+        #: the chosen node's record classes roll up from it (``records_table``)
+        self._root_records: np.ndarray | None = None
         if root is None:
             at = tuple(lower) if lower is not None else self.encoded.bottom
-            root = count(self.encoded, at, track_records=False)
+            root = count(self.encoded, at, track_records=self.encoded.weights is None)
+            # the search's rollups must not carry a class per record: kept apart
+            self._root_records, root.record_class = root.record_class, None
         self._root = root
         root = root.node
         self._lower: Node = tuple(int(v) for v in root)
@@ -182,6 +187,17 @@ class NodeEvaluator:
     def root(self) -> ClassTable:
         """The class table at the lattice's lower bound, counted from the records."""
         return self._root
+
+    def records_table(self, node: Sequence[int]) -> ClassTable | None:
+        """The class table at ``node`` with the class of every record (what a release needs),
+        rolled up from the root's: one gather over the records instead of grouping them again
+        (on 1 M rows ~10 ms instead of ~200 ms). None when the root tracks no records (weighted
+        input, or a root given by the caller)."""
+        if self._root_records is None:
+            return None
+        root = replace(self._root, record_class=self._root_records)
+        node = tuple(int(v) for v in node)
+        return root if node == root.node else rollup(root, node, validate=False)
 
     # ------------------------------------------------------------------ class tables
     def table(self, node: Sequence[int]) -> ClassTable:

@@ -46,9 +46,14 @@ def materialise(
     *,
     keep_order: bool = False,
     seed: int = 0,
+    table: ClassTable | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The released DataFrame for ``node`` with the records in ``kept`` kept, and which of its
     rows are suppressed records (all False unless they are written as ``*``).
+
+    ``table``: the class table at ``node`` with the class of every record, when the caller has
+    it (an anonymizer's chosen node): the released rows' codes are then gathered from its keys
+    through their classes, one scattered read of the records instead of one per column.
 
     The released rows are chosen and shuffled as row numbers first; each quasi-identifier is
     then one gather of its permuted integer codes into the few labels of its level, and each
@@ -62,16 +67,27 @@ def materialise(
     if not keep_order:
         rows = np.random.default_rng(seed).permutation(rows)
     qis = {
-        col.name: (col, level) for col, level in zip(encoded.quasi_identifiers, node, strict=True)
+        col.name: (j, col, level)
+        for j, (col, level) in enumerate(zip(encoded.quasi_identifiers, node, strict=True))
     }
+    classes = None
+    if table is not None and table.record_class is not None and tuple(table.node) == tuple(node):
+        classes = table.record_class.take(rows)
     out: dict = {}
     for name in columns:
         if name not in qis:
             out[name] = data[name].take(rows).reset_index(drop=True)
             continue
-        col, level = qis[name]
+        j, col, level = qis[name]
         labels = list(col.levels.labels[level])
-        codes = col.codes_at(level).take(rows)
+        if classes is not None:
+            codes = table.keys[:, j].take(classes)
+        else:
+            # the released rows' ground codes, then their level codes through the small level
+            # map (a gather that stays in cache, where ``codes_at`` would map every row first)
+            codes = col.codes.take(rows)
+            if level:
+                codes = col.levels.maps[level].take(codes)
         if star:
             codes = np.where(kept.take(rows), codes, len(labels))
             labels.append(SUPPRESSED)

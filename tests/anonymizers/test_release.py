@@ -194,3 +194,63 @@ def test_recheck_on_codes_on_adult(adult_frame):
     policy = ADULT / "policy.yaml"
     ours, plain = _both_rechecks(adult_frame, policy, "datafly")
     assert ours.model_dump() == plain.model_dump()
+
+
+def test_chosen_node_record_classes_roll_up_from_the_root(adult_frame):
+    """The release's record classes come from the search's root table (a gather, not a second
+    group-by of the rows): the same table as counting the rows at the node."""
+    from privcheck.anonymizers.problem import SearchProblem
+    from privcheck.classes import count
+    from privcheck.encoding import encode
+    from privcheck.metrics.generalization import get_metric
+    from privcheck.policy import load_policy
+
+    policy = load_policy(ADULT / "policy.yaml")
+    encoded = encode(adult_frame, policy)
+    problem = SearchProblem(encoded, policy.models, 301, get_metric("prec"))
+    for node in [(0,) * 8, (1, 0, 1, 1, 2, 1, 0, 1), (4, 1, 1, 2, 3, 2, 2, 2)]:
+        table = problem.evaluator.records_table(node)
+        expected = count(problem.evaluator.encoded, node, track_records=True)
+        assert np.array_equal(table.record_class, expected.record_class)
+        assert np.array_equal(table.keys, expected.keys)
+        assert np.array_equal(table.sizes, expected.sizes)
+        for name, s in expected.sensitive.items():
+            assert np.array_equal(table.sensitive[name].counts, s.counts)
+    # the search's own tables carry no record classes
+    assert problem.evaluator.table((1,) * 8).record_class is None
+
+
+@pytest.mark.parametrize("mode", ["remove", "star"])
+@pytest.mark.parametrize("keep_order", [False, True])
+def test_release_built_in_release_order_equals_permuting_strings(adult_frame, mode, keep_order):
+    """The release is built column by column in release order (row numbers permuted first,
+    codes gathered from the chosen node's classes or from the records): the same frame as
+    writing every record's strings in input order and permuting the rows afterwards."""
+    from privcheck.anonymizers.release import SUPPRESSED, materialise
+    from privcheck.classes import count
+    from privcheck.encoding import encode
+    from privcheck.policy import load_policy
+
+    frame = adult_frame.set_axis(np.arange(len(adult_frame)) * 3 + 7)  # not a RangeIndex
+    policy = load_policy(ADULT / "policy.yaml").model_copy(update={"suppressed_records": mode})
+    policy._base_dir = load_policy(ADULT / "policy.yaml").base_dir
+    encoded = encode(frame, policy)
+    node = (1, 0, 1, 1, 2, 1, 0, 1)
+    table = count(encoded, node)
+    kept = np.arange(len(frame)) % 7 != 0
+    # the oracle: strings for every record in input order, then the rows chosen and permuted
+    full = frame.reset_index(drop=True).copy()
+    for col, level in zip(encoded.quasi_identifiers, node, strict=True):
+        labels, codes = [*col.levels.labels[level], SUPPRESSED], col.codes_at(level)
+        codes = np.where(kept | (mode != "star"), codes, len(labels) - 1)
+        full[col.name] = pd.Series(np.asarray(labels, dtype=object)).array.take(codes)
+    rows = np.arange(len(frame)) if mode == "star" else np.flatnonzero(kept)
+    if not keep_order:
+        rows = np.random.default_rng(4).permutation(rows)
+    expected = full.iloc[rows].reset_index(drop=True)
+    for given in (None, table):
+        got, suppressed = materialise(
+            frame, encoded, node, kept, policy, keep_order=keep_order, seed=4, table=given
+        )
+        pd.testing.assert_frame_equal(got, expected, check_exact=True)
+        assert np.array_equal(suppressed, ~kept[rows])
