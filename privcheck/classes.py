@@ -37,6 +37,11 @@ _KEY_LIMIT = 1 << 62
 #: (then it starts over): a few MB at worst
 _WEIGHT_CACHE_CODES = 1 << 12
 _WEIGHT_CACHE_ENTRIES = 1 << 12
+#: ``_radices`` memoises at most this many nodes per encoded table (then starts over)
+_RADIX_CACHE_ENTRIES = 1 << 16
+_RADIX_CACHE: weakref.WeakKeyDictionary[EncodedTable, dict[tuple[int, ...], tuple]] = (
+    weakref.WeakKeyDictionary()
+)
 _WEIGHT_CACHE: weakref.WeakKeyDictionary[LevelArrays, dict[tuple[int, ...], np.ndarray]] = (
     weakref.WeakKeyDictionary()
 )
@@ -289,10 +294,7 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
     ``take`` of any row of each class (every row of a class has the same coarser codes).
     """
     qis = table.encoded.quasi_identifiers
-    cards = [len(c.levels.labels[level]) for c, level in zip(qis, node, strict=True)]
-    space = 1
-    for card in cards:
-        space *= max(card, 1)
+    cards, _, space = _radices(table.encoded, node)
     n = table.n_classes
     if not qis or n == 0 or space >= _KEY_LIMIT:
         return _rollup_general(table, node, cards)
@@ -374,12 +376,8 @@ def _combined_key(
     keys = table.keys
     width = len(qis)
     at = table.node
-    radix, radix_old = [0] * width, [0] * width
-    r = r_old = 1
-    for j in range(width - 1, -1, -1):
-        radix[j], radix_old[j] = r, r_old
-        r *= max(cards[j], 1)
-        r_old *= max(len(qis[j].levels.labels[at[j]]), 1)
+    radix = _radices(table.encoded, node)[1]
+    radix_old = _radices(table.encoded, at)[1]
     changed = [j for j in range(width) if node[j] != at[j]]
     combined = table.combined
     if combined is not None and changed and 2 * (changed[-1] - changed[0]) + 5 <= 2 * width:
@@ -425,6 +423,26 @@ def _combined_key(
         else:
             key += part
     return key
+
+
+def _radices(encoded: EncodedTable, node: tuple[int, ...]) -> tuple[list[int], list[int], int]:
+    """``(cards, radix, space)`` of ``node``: each column's cardinality at its level, its radix
+    in the combined key (the last column varies fastest; a cardinality of 0 counts as 1) and the
+    key space. Memoised per encoded table: a search rolls up to and from the same few thousand
+    nodes, and these Python loops were a sizeable share of rolling up a small table."""
+    cache = _RADIX_CACHE.get(encoded)
+    if cache is None or len(cache) >= _RADIX_CACHE_ENTRIES:
+        cache = _RADIX_CACHE[encoded] = {}
+    hit = cache.get(node)
+    if hit is None:
+        qis = encoded.quasi_identifiers
+        cards = [len(c.levels.labels[level]) for c, level in zip(qis, node, strict=True)]
+        radix, r = [0] * len(cards), 1
+        for j in range(len(cards) - 1, -1, -1):
+            radix[j] = r
+            r *= max(cards[j], 1)
+        hit = cache[node] = (cards, radix, r)
+    return hit
 
 
 def _weights(levels: LevelArrays, lo: int, hi: int, radix: int, radix_old: int = 0) -> np.ndarray:

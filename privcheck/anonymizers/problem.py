@@ -148,6 +148,10 @@ class NodeEvaluator:
         self.dependent_configs = [
             c for c, m in zip(self.configs, classes, strict=True) if m.table_dependent
         ]
+        #: the largest k when k-anonymity is the only monotone model (a class is kept iff its
+        #: size reaches it: ``KAnonymity.evaluate``), else None
+        ks = [c.k for c in self.monotone_configs if c.model == "k-anonymity"]
+        self._k_only = max(ks) if ks and len(ks) == len(self.monotone_configs) else None
         self.evaluations = 0
         #: each record's class in the root table (when this evaluator counted the root itself):
         #: the chosen node's record classes roll up from it (``records_table``)
@@ -278,9 +282,12 @@ class NodeEvaluator:
     def verdict(self, table: ClassTable) -> tuple[NodeOutcome, np.ndarray]:
         """The verdict on a class table and the kept-class mask of its fixed point."""
         node, sizes, limit = table.node, table.sizes, self.limit
-        ok = np.ones(table.n_classes, dtype=bool)
-        for ev in evaluate_models(table, self.monotone_configs):
-            ok &= ev.class_ok
+        if self._k_only is not None:  # k-anonymity's formula, without a model object per node
+            ok = sizes >= self._k_only
+        else:
+            ok = np.ones(table.n_classes, dtype=bool)
+            for ev in evaluate_models(table, self.monotone_configs):
+                ok &= ev.class_ok
         violating = int(sizes[~ok].sum())
         if violating > limit:
             return NodeOutcome(node, False, False, False, violating, table.n_classes), ok
