@@ -347,12 +347,9 @@ def _rollup_counts(
     counts = np.bincount(key, weights=table.sizes, minlength=space)
     cells = np.flatnonzero(counts)
     sizes = counts.take(cells).astype(np.int64)
-    bases = [max(c, 1) for c in cards]
-    radix, r = [0] * len(bases), 1
-    for j in range(len(bases) - 1, -1, -1):
-        radix[j], r = r, r * bases[j]
+    radix, bases = _radix_arrays(table.encoded, node)
     keys = np.empty((len(cells), len(cards)), dtype=CODE_DTYPE, order="F")
-    np.remainder(cells[:, None] // np.array(radix), np.array(bases), out=keys, casting="unsafe")
+    np.remainder(cells[:, None] // radix, bases, out=keys, casting="unsafe")
     out = ClassTable(table.encoded, node, keys, sizes, {}, None)
     out.combined = cells
     return out
@@ -442,6 +439,18 @@ def _radices(encoded: EncodedTable, node: tuple[int, ...]) -> tuple[list[int], l
             radix[j] = r
             r *= max(cards[j], 1)
         hit = cache[node] = (cards, radix, r)
+    return hit
+
+
+def _radix_arrays(encoded: EncodedTable, node: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``_radices``' radices and cardinalities (at least 1) as int64 arrays, for decoding
+    combined keys; memoised alike."""
+    cache = _RADIX_CACHE.get(encoded)
+    hit = cache.get(("arrays", node)) if cache is not None else None
+    if hit is None:
+        cards, radix, _ = _radices(encoded, node)
+        hit = (np.array(radix, dtype=np.int64), np.maximum(np.array(cards, dtype=np.int64), 1))
+        _RADIX_CACHE[encoded][("arrays", node)] = hit
     return hit
 
 
