@@ -46,6 +46,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -365,6 +366,10 @@ def section_arx(frame, quick: bool, arx: Path | None) -> None:
     )
     runs = 3 if quick else 9
     if arx is not None:
+        if not (arx / "classpath").is_file():
+            raise SystemExit(f"{arx} is not an ARX build: run ../shared/tools/arx/build.sh first")
+        if shutil.which("java") is None:
+            raise SystemExit("java is not installed: apt-get install -y openjdk-17-jdk-headless")
         why = same_data(arx / "src" / "data")
         if why:
             raise SystemExit(f"ARX's data is not privcheck's ({why}); rebuild ARX with build.sh")
