@@ -17,7 +17,12 @@ import numpy as np
 import pandas as pd
 
 from privcheck.anonymizers.problem import NodeOutcome, Progress, SearchProblem, SearchResult
-from privcheck.anonymizers.release import materialise, recheck, removed_columns
+from privcheck.anonymizers.release import (
+    materialise,
+    recheck,
+    recheck_codes,
+    removed_columns,
+)
 from privcheck.classes import ClassTable, count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
@@ -156,7 +161,9 @@ class GeneralizationAnonymizer(Anonymizer):
         if result.optimum is None:
             raise PolicyError(nothing_satisfies(encoded, policy, limit, bound))
         node = result.optimum
-        table = count(encoded, node, track_records=encoded.weights is None)
+        table = problem.evaluator.records_table(node)
+        if table is None:
+            table = count(encoded, node, track_records=encoded.weights is None)
         outcome, kept_classes = problem.evaluator.verdict(table)
         if not outcome.satisfied:  # pragma: no cover - the search returned a failing node
             raise RuntimeError(f"{self.name} chose node {node}, which does not satisfy the policy")
@@ -178,10 +185,21 @@ class GeneralizationAnonymizer(Anonymizer):
         encoded = encode(data, policy)
         choice = self.choose(encoded, policy, previous=previous, progress=progress)
         kept_records = choice.kept_classes[choice.table.record_class]
-        release, suppressed_rows = materialise(
-            data, encoded, choice.node, kept_records, policy, keep_order=keep_order, seed=seed
+        release, suppressed = materialise(
+            data,
+            encoded,
+            choice.node,
+            kept_records,
+            policy,
+            keep_order=keep_order,
+            seed=seed,
+            table=choice.table,
         )
-        check = recheck(release, suppressed_rows, policy)
+        check = recheck_codes(
+            data, encoded, choice.table, kept_records, policy, n_rows=len(release)
+        )
+        if check is None:  # kept records that read back as suppressed: check the written rows
+            check = recheck(release, suppressed, policy)
         report = self.make_report(
             choice,
             encoded,
