@@ -177,7 +177,8 @@ def _both_rechecks(frame: pd.DataFrame, policy: dict, algorithm: str = "mingen")
     choice = anonymizer_registry()[algorithm]().choose(encoded, pol)
     kept = choice.kept_classes[choice.table.record_class]
     release, suppressed = materialise(frame, encoded, choice.node, kept, pol, seed=5)
-    return recheck_codes(frame, encoded, choice.table, kept, pol), recheck(release, suppressed, pol)
+    ours = recheck_codes(frame, encoded, choice.table, kept, pol, n_rows=len(release))
+    return ours, recheck(release, suppressed, pol)
 
 
 T_MODELS = [
