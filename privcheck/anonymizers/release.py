@@ -73,6 +73,7 @@ def materialise(
     classes = None
     if table is not None and table.record_class is not None and tuple(table.node) == tuple(node):
         classes = table.record_class.take(rows)
+    all_kept = bool(kept.all())  # no '*' written: a numeric column stays numeric
     out: dict = {}
     for name in columns:
         if name not in qis:
@@ -88,7 +89,7 @@ def materialise(
             codes = col.codes.take(rows)
             if level:
                 codes = col.levels.maps[level].take(codes)
-        if star:
+        if star and not all_kept:
             codes = np.where(kept.take(rows), codes, len(labels))
             labels.append(SUPPRESSED)
         values = np.asarray(labels, dtype=object)

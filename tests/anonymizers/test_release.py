@@ -305,3 +305,22 @@ def test_recheck_on_codes_with_missing_qi_insensitive_and_big_integers(mode):
     )
     ours, plain = _both_rechecks(frame, policy)
     assert ours.model_dump() == plain.model_dump()
+
+
+def test_star_mode_without_suppression_keeps_numbers_numeric():
+    """Under ``suppressed_records: star`` with nothing suppressed no '*' is written, so a numeric
+    quasi-identifier released at its ground level keeps its values and type (found by the
+    hypothesis property test: 18 came out as '18')."""
+    frame = pd.DataFrame({"age": [18] * 4, "zip": ["02138"] * 4, "disease": ["flu"] * 4})
+    policy = {
+        "attributes": {
+            "age": {"role": "quasi_identifier", "hierarchy": {"type": "intervals", "widths": [10]}},
+            "zip": {"role": "quasi_identifier"},
+            "disease": {"role": "sensitive"},
+        },
+        "models": [{"model": "k-anonymity", "k": 1}],
+        "suppressed_records": "star",
+    }
+    release, report = anonymize(frame, policy, "incognito")
+    assert report.n_suppressed == 0
+    assert release["age"].tolist() == [18] * 4
