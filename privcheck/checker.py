@@ -92,11 +92,25 @@ def check_table(
     max_violators: int = MAX_VIOLATORS,
     details: bool = False,
 ) -> Report:
-    """Evaluate every model of ``policy`` on a class table."""
+    """Evaluate every model of ``policy`` on a class table.
+
+    Under ``suppressed_cells: wildcard`` the size models (``WILDCARD_MODELS``: k-anonymity) read
+    each class's effective size — the records compatible with it, ``*`` matching every value
+    (``privcheck.wildcard``); every other model is evaluated on the class's own records, ``*``
+    being a value, as under ``category`` (stated in docs/anonymization.md).
+    """
     results = []
+    wild = None
+    if policy.suppressed_cells == "wildcard" and any(
+        c.model in WILDCARD_MODELS for c in policy.models
+    ):
+        from privcheck.wildcard import wildcard_table
+
+        wild = wildcard_table(table)
     for config in policy.models:
         started = time.perf_counter()
-        (ev,) = evaluate_models(table, [config])
+        judged = wild if wild is not None and config.model in WILDCARD_MODELS else table
+        (ev,) = evaluate_models(judged, [config])
         results.append(model_result(table, ev, max_violators, details=details))
         log.info(
             "%s %s: %s, value %s (%s) in %.3f s",
@@ -113,9 +127,14 @@ def check_table(
         n_classes=table.n_classes,
         quasi_identifiers=table.encoded.qi_names,
         models=results,
+        suppressed_cells=policy.suppressed_cells,
         source=source,
         class_sizes=size_histogram(table.sizes) if details else None,
     )
+
+
+#: models that read effective class sizes under ``suppressed_cells: wildcard``
+WILDCARD_MODELS = frozenset({"k-anonymity"})
 
 
 #: what an anonymizer writes in every quasi-identifier of a suppressed record

@@ -36,6 +36,7 @@ from privcheck.policy import (
     TableHierarchy,
     load_policy,
 )
+from privcheck.topcoding import apply_coding
 
 CODE_DTYPE = np.int32
 
@@ -359,7 +360,15 @@ def encode(
             f"(columns: {have}); fix the policy or the data"
         )
     qi_encoder = _as_released if as_released else encode_column
-    qis = [qi_encoder(data[n], n, policy.attributes[n], policy) for n in policy.quasi_identifiers]
+    qis = [
+        qi_encoder(
+            data[n] if as_released else apply_coding(data[n], n, policy.attributes[n]),
+            n,
+            policy.attributes[n],
+            policy,
+        )
+        for n in policy.quasi_identifiers
+    ]
     wanted = None if sensitive is None else set(sensitive)
     encoded_sensitive: dict[str, EncodedColumn] = {}
     ranks = {}

@@ -118,11 +118,35 @@ Hierarchy = Annotated[
 ]
 
 
+class Coding(_Strict):
+    """Top or bottom coding of a numeric quasi-identifier (sdcMicro's ``topBotCoding``).
+
+    Top coding replaces every value above ``threshold`` by ``value`` (bottom coding: below);
+    ``value`` defaults to the threshold itself, so a numeric column stays numeric and an
+    intervals hierarchy bins it like any other value. A label such as ``"90+"`` is allowed for a
+    quasi-identifier without a hierarchy or with a table hierarchy that lists it.
+    """
+
+    threshold: float = Field(..., description="Values above (top) / below (bottom) it are coded")
+    value: float | str | None = Field(
+        None, description="What a coded value becomes (default: the threshold)"
+    )
+
+
 class Attribute(_Strict):
     """One column of the data and its role."""
 
     role: Role
     hierarchy: Hierarchy | None = None
+    top_coding: Coding | None = Field(
+        None,
+        description="Quasi-identifiers: replace values above a threshold before any search "
+        "(e.g. {threshold: 90, value: 90}); anonymizers apply it, a check reads values as they are",
+    )
+    bottom_coding: Coding | None = Field(
+        None,
+        description="Quasi-identifiers: replace values below a threshold before any search",
+    )
     order: list[str] | None = Field(
         None,
         description="Order of the values for ordered t-closeness (default: numeric if the values "
@@ -233,6 +257,13 @@ class Policy(_Strict):
         description="How an anonymizer releases suppressed records: left out, or kept with every "
         "quasi-identifier written as '*'",
     )
+    suppressed_cells: Literal["category", "wildcard"] = Field(
+        "category",
+        description="What a '*' in a quasi-identifier cell (local suppression) means to a check: "
+        "one more value (category, ARX's convention) or a value matching every value of that "
+        "quasi-identifier (wildcard, sdcMicro's convention: a record's class size is then the "
+        "number of records compatible with it)",
+    )
     missing: Literal["error", "own_class"] = Field(
         "error",
         description="Missing values in quasi-identifiers / sensitive attributes: an input error, "
@@ -279,6 +310,19 @@ class Policy(_Strict):
                     )
             resolved.append(m)
         self.models = resolved
+        for name, attr in self.attributes.items():
+            if (attr.top_coding or attr.bottom_coding) and attr.role is not Role.quasi_identifier:
+                raise ValueError(
+                    f"attribute {name!r} has top/bottom coding but is not a quasi_identifier; "
+                    "code only quasi-identifiers"
+                )
+            top, bottom = attr.top_coding, attr.bottom_coding
+            if top and bottom and bottom.threshold > top.threshold:
+                raise ValueError(
+                    f"attribute {name!r}: bottom_coding threshold "
+                    f"{attr.bottom_coding.threshold:g} is above the top_coding threshold "
+                    f"{attr.top_coding.threshold:g}; use bottom <= top"
+                )
         return self
 
     def require_attributes(self) -> None:

@@ -305,6 +305,11 @@ class Report(BaseModel):
     n_edges: int | None = Field(None, description="Edges, for a graph check")
     quasi_identifiers: list[str]
     models: list[ModelResult]
+    suppressed_cells: Literal["category", "wildcard"] | None = Field(
+        None,
+        description="How a '*' cell was read: one more value (category) or a value matching "
+        "every value of its quasi-identifier (wildcard: k-anonymity judges effective class sizes)",
+    )
     source: str | None = None
     privcheck_version: str = __version__
     elapsed_seconds: float | None = None
