@@ -469,6 +469,16 @@ class AnonymizationReport(BaseModel):
             "each release that no other beats on both, best metric first"
         ),
     )
+    suppressed_cells: dict[str, Any] | None = Field(
+        None,
+        description="Local suppression: quasi-identifier cells blanked to '*', "
+        "{per_attribute: {name: cells}, total: cells}",
+    )
+    changed_cells: int | None = Field(
+        None,
+        description="Quasi-identifier cells whose released value differs from the input's "
+        "(blanked, generalized or top/bottom coded)",
+    )
     check: Report = Field(description="The release re-checked by the checkers")
     information_loss: dict[str, float | None] | None = Field(
         None, description="Masking methods: SSE/SST (%), IL1s and moment divergences"
