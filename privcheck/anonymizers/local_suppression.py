@@ -270,12 +270,25 @@ def blank_records(
         inverse, gs = groups(tent, keys, sizes)
         accept = cand & (gs[inverse] >= k)
         pat[accept] = p
-    inverse, gs = groups(pat, keys, sizes)
-    unsafe = gs[inverse] < k
-    if unsafe.any():
-        pat[unsafe] = full
-        if not star_mode:
-            keys, sizes, pat, parent = _pad(keys, sizes, pat, parent, k, full, groups)
+
+    def finish(p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+        p = p.copy()
+        inverse, gs = groups(p, keys, sizes)
+        unsafe = gs[inverse] < k
+        kk, ss, pp = keys, sizes.copy(), p
+        parents = parent
+        if unsafe.any():
+            pp[unsafe] = full
+            if not star_mode:
+                kk, ss, pp, parents = _pad(kk, ss, pp, parent, k, full, groups)
+        cells = int((ss * ((pp[:, None] >> shifts) & 1).sum(axis=1)).sum())
+        return kk, ss, pp, parents, cells
+
+    # the leftovers blanked entirely (and padded), or first merged with larger groups: the
+    # cheaper of the two (so the bound of blanking them entirely holds)
+    plain = finish(pat)
+    merged = finish(_merge(pat.copy(), keys, sizes, k, m, full, star_mode, importance, groups))
+    keys, sizes, pat, parent, _ = min(plain, merged, key=lambda r: r[4])
     # records: each class's pattern; a split class gives its extra units its first records
     rc = table.record_class
     record_pat = pat[: table.n_classes][rc]
@@ -284,6 +297,54 @@ def blank_records(
         rows = np.flatnonzero((rc == parent[u]) & (record_pat != full))[: sizes[u]]
         record_pat[rows] = pat[u]
     return ((record_pat[:, None] >> shifts) & 1).astype(bool)
+
+
+def _merge(pat, keys, sizes, k, m, full, star_mode, importance, groups):
+    """Second stage, for the classes the first left in groups smaller than k: a move may also
+    take whole groups that are already large enough (blanking the same pattern in them). Each
+    round applies the cheapest move per record it fixes, over every pattern; what a move costs
+    beyond blanking its small groups' records entirely comes out of a budget of m·(k − 1)
+    cells (the bound in the module docstring)."""
+    shifts = np.arange(m, dtype=np.int64)
+    candidates = list(pattern_order(importance)) + ([] if star_mode else [full])
+    ones = np.array([bin(int(p)).count("1") for p in candidates])
+    budget = m * (k - 1)  # cells a move may spend beyond blanking its small groups entirely
+    while True:
+        inverse, gs = groups(pat, keys, sizes)
+        unsafe = gs[inverse] < k
+        if not unsafe.any():
+            return pat
+        blanked = ((pat[:, None] >> shifts) & 1).sum(axis=1)
+        best = None
+        for p, size_p in zip(candidates, ones, strict=True):
+            sub = np.flatnonzero((pat & ~p) == 0)
+            if not unsafe[sub].any():
+                continue
+            free = [j for j in range(m) if not p >> j & 1]
+            if free:
+                pg, n_groups = group(
+                    [keys[sub, j] for j in free], [int(keys[:, j].max()) + 1 for j in free]
+                )
+            else:
+                pg, n_groups = np.zeros(len(sub), dtype=np.int64), 1
+            w = sizes[sub]
+            total = np.bincount(pg, weights=w, minlength=n_groups)
+            cost = np.bincount(pg, weights=w * (size_p - blanked[sub]), minlength=n_groups)
+            fixed = np.bincount(pg, weights=w * unsafe[sub], minlength=n_groups)
+            fallback = np.bincount(
+                pg, weights=w * unsafe[sub] * (m - blanked[sub]), minlength=n_groups
+            )
+            ok = (total >= k) & (fixed > 0) & (cost <= fallback + budget)
+            if not ok.any():
+                continue
+            ratio = np.where(ok, cost / np.maximum(fixed, 1), np.inf)
+            g = int(np.argmin(ratio))
+            if best is None or ratio[g] < best[0]:
+                best = (ratio[g], p, sub[pg == g], cost[g] - fallback[g])
+        if best is None:
+            return pat
+        pat[best[2]] = best[1]
+        budget -= max(0, int(best[3]))
 
 
 def _pad(keys, sizes, pat, parent, k, full, groups):
