@@ -520,6 +520,12 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
     if report.node is not None:
         levels = ", ".join(f"{k}={v}" for k, v in report.node.items())
         console.print(f"generalization levels: {levels}")
+    if report.suppressed_cells is not None:
+        per = ", ".join(f"{k}={v}" for k, v in report.suppressed_cells["per_attribute"].items())
+        console.print(
+            f"blanked cells ('*'): {report.suppressed_cells['total']} ({per}); "
+            f"changed cells: {report.changed_cells}"
+        )
     if report.nodes_evaluated is not None:
         console.print(
             f"nodes evaluated: {report.nodes_evaluated} of {report.lattice_size}"
