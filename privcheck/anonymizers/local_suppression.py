@@ -247,7 +247,11 @@ def blank_records(
     stars = np.where(stars >= 0, stars, np.asarray(cards))
     radix = [c + 1 for c in cards]
     sizes = np.asarray(table.sizes, dtype=np.int64).copy()
-    pat = np.zeros(len(sizes), dtype=np.int64)
+    # cells already '*' (a column at its top level, or a '*' in the input) cost nothing
+    already = ((keys == stars[None, :]) @ (np.int64(1) << np.arange(m, dtype=np.int64))).astype(
+        np.int64
+    )
+    pat = already.copy()
     parent = np.arange(len(sizes))
     full = (1 << m) - 1
     shifts = np.arange(m, dtype=np.int64)
@@ -296,6 +300,7 @@ def blank_records(
     for u in extra:  # at most k − 1 padding units
         rows = np.flatnonzero((rc == parent[u]) & (record_pat != full))[: sizes[u]]
         record_pat[rows] = pat[u]
+    record_pat &= ~already[rc]
     return ((record_pat[:, None] >> shifts) & 1).astype(bool)
 
 

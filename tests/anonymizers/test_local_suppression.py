@@ -161,3 +161,74 @@ def test_adult_after_the_optimum_one_level_below() -> None:
     assert len(release) == len(data)
     for semantics in ("category", "wildcard"):
         assert check(release, load_policy({**policy, "suppressed_cells": semantics})).passed
+
+
+def test_node_first_then_blank_counts_only_changed_cells() -> None:
+    frame = _random(5, 40, 3)
+    policy = _policy(3, 4)
+    policy["attributes"]["q0"]["hierarchy"] = {"type": "intervals", "widths": [2], "top": True}
+    # q0 at its top level: every q0 cell is already '*', so blanking it costs (and reports) 0
+    release, report = anonymize(
+        frame, policy, "local-suppression", keep_order=True, node={"q0": 2, "q1": 0, "q2": 0}
+    )
+    assert report.node == {"q0": 2, "q1": 0, "q2": 0}
+    assert (release["q0"] == "*").all()
+    assert report.suppressed_cells["per_attribute"]["q0"] == 0
+    blanked = sum(int((release[f"q{j}"] == "*").sum()) for j in (1, 2))
+    assert report.suppressed_cells["total"] == blanked
+    assert report.changed_cells == blanked + len(frame)
+    assert check(release, policy).passed
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"node": {"q0": 0}}, "node must give a level for each quasi-identifier"),
+        ({"node": {"q0": 0, "q1": 7}}, "node level of 'q1' must be an integer in 0..0"),
+        ({"importance": ["q0", "zz"]}, "importance must list every quasi-identifier"),
+        ({"node": {"q0": 0, "q1": 0}, "generalize_first": True}, "not both"),
+        ({"levels": 2}, "has no parameter 'levels'"),
+    ],
+)
+def test_bad_parameters_are_refused_in_one_line(params: dict, match: str) -> None:
+    with pytest.raises(PolicyError, match=match):
+        anonymize(_random(0, 10, 2), _policy(2, 2), "local-suppression", **params)
+
+
+def test_cli_writes_release_and_report_and_check_passes(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    frame = _random(7, 50, 3)
+    data, pol = tmp_path / "d.csv", tmp_path / "p.json"
+    frame.to_csv(data, index=False)
+    pol.write_text(json.dumps(_policy(3, 3)))
+    out, rep = tmp_path / "out.csv", tmp_path / "rep.json"
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "privcheck", *args], capture_output=True, text=True
+        )
+
+    done = run(
+        "anonymize", str(data), "--policy", str(pol), "--algorithm", "local-suppression",
+        "-o", str(out), "--report", str(rep), "--keep-order",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(rep.read_text())
+    release = pd.read_csv(out, dtype=str)
+    found = sum(int((release[f"q{j}"] == "*").sum()) for j in range(3))
+    assert report["suppressed_cells"]["total"] == found == report["changed_cells"]
+    assert report["check"]["suppressed_cells"] == "category"
+    for semantics in ("category", "wildcard"):
+        pol.write_text(json.dumps(_policy(3, 3, suppressed_cells=semantics)))
+        checked = run("check", str(out), "--policy", str(pol), "--format", "json")
+        assert checked.returncode == 0, checked.stdout
+        assert json.loads(checked.stdout)["suppressed_cells"] == semantics
+    bad = run(
+        "anonymize", str(data), "--policy", str(pol), "--algorithm", "local-suppression",
+        "-o", str(tmp_path / "x.csv"), "--param", "importance=[q0]",
+    )  # fmt: skip
+    assert bad.returncode == 2
+    assert len(bad.stderr.strip().splitlines()) == 1 and "importance" in bad.stderr
+    assert not (tmp_path / "x.csv").exists()
