@@ -12,9 +12,11 @@ Computed on the distinct combinations (the class table), never on row pairs: the
 split by their *pattern* (which quasi-identifiers are ``*``). For a receiving pattern S and a
 giving pattern P, a giving class d is compatible with a receiving class c exactly when they agree
 on the quasi-identifiers starred in neither — so the giving classes are grouped by those columns
-and their sizes summed, and each receiving class reads the sum of its group. The cost is
-O(#classes × #patterns) group-bys' worth of work (patterns are few: a release blanks few
-combinations of columns).
+and their sizes summed, and each receiving class reads the sum of its group. Each pair of
+patterns groups only the classes of those two patterns, so the rows grouped over all pairs are
+2 · #patterns · #classes: O(#classes × #patterns) work in #patterns² group-by calls (patterns are
+few: a release blanks few combinations of columns; Adult after local suppression, 8
+quasi-identifiers: a wildcard check in 0.02–0.1 s).
 """
 
 from __future__ import annotations
