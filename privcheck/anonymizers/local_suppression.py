@@ -86,8 +86,9 @@ class LocalSuppression(Anonymizer):
         table = count(encoded, node, track_records=True)
         importance = self.importance_rank(encoded, table)
         limit = suppression_limit_records(policy, encoded.n_records)
-        mask = blank_records(table, k, importance, star_mode=policy.suppressed_records == "star")
-        n_full = int(mask.all(axis=1).sum()) if mask.shape[1] else 0
+        star_mode = policy.suppressed_records == "star"
+        mask, full_rows = blank_records(table, k, importance, star_mode=star_mode, limit=limit)
+        n_full = int(full_rows.sum())
         if policy.suppressed_records == "star" and n_full > limit:
             raise PolicyError(
                 f"local suppression must blank every quasi-identifier of {n_full} records, which "
@@ -98,9 +99,7 @@ class LocalSuppression(Anonymizer):
         kept = np.ones(encoded.n_records, dtype=bool)
         release, _ = materialise(data, encoded, node, kept, policy, keep_order=True, table=table)
         release = blank(release, encoded, mask)
-        suppressed = mask.all(axis=1) if policy.suppressed_records == "star" else ~kept
-        if not mask.shape[1]:
-            suppressed = ~kept
+        suppressed = full_rows if star_mode and mask.shape[1] else ~kept
         changed = changed_cells(data, release, encoded.qi_names)
         if not keep_order:
             rows = np.random.default_rng(seed).permutation(len(release))
@@ -231,13 +230,18 @@ def pattern_order(importance: np.ndarray) -> np.ndarray:
 
 
 def blank_records(
-    table: ClassTable, k: int, importance: np.ndarray, *, star_mode: bool
-) -> np.ndarray:
-    """records × quasi-identifiers: which cells to blank (see the module docstring)."""
+    table: ClassTable, k: int, importance: np.ndarray, *, star_mode: bool, limit: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """records × quasi-identifiers: which cells to blank (see the module docstring), and which
+    records end with every quasi-identifier '*'.
+
+    Under ``star_mode`` those records are suppressed records: when more than ``limit`` are
+    left, the second stage is run again without its cell budget (the bound then does not hold,
+    but the release stays within the suppression limit whenever merging can achieve it)."""
     m = table.keys.shape[1]
     n = table.n_records
     if m == 0 or n == 0:
-        return np.zeros((n, m), dtype=bool)
+        return np.zeros((n, m), dtype=bool), np.zeros(n, dtype=bool)
     keys = np.asarray(table.keys, dtype=np.int64)
     cards = [
         col.cardinality(level)
@@ -286,13 +290,19 @@ def blank_records(
             if not star_mode:
                 kk, ss, pp, parents = _pad(kk, ss, pp, parent, k, full, groups)
         cells = int((ss * ((pp[:, None] >> shifts) & 1).sum(axis=1)).sum())
-        return kk, ss, pp, parents, cells
+        over = max(0, int(ss[pp == full].sum()) - limit) if star_mode else 0
+        return kk, ss, pp, parents, (over, cells)
 
     # the leftovers blanked entirely (and padded), or first merged with larger groups: the
     # cheaper of the two (so the bound of blanking them entirely holds)
-    plain = finish(pat)
-    merged = finish(_merge(pat.copy(), keys, sizes, k, m, full, star_mode, importance, groups))
-    keys, sizes, pat, parent, _ = min(plain, merged, key=lambda r: r[4])
+    options = [
+        finish(pat),
+        finish(_merge(pat.copy(), keys, sizes, k, m, full, star_mode, importance, groups)),
+    ]
+    if min(o[4][0] for o in options) > 0:  # star mode over the limit: merge at any cost
+        unbounded = _merge(pat.copy(), keys, sizes, k, m, full, star_mode, importance, groups, None)
+        options.append(finish(unbounded))
+    keys, sizes, pat, parent, _ = min(options, key=lambda r: r[4])
     # records: each class's pattern; a split class gives its extra units its first records
     rc = table.record_class
     record_pat = pat[: table.n_classes][rc]
@@ -300,11 +310,12 @@ def blank_records(
     for u in extra:  # at most k − 1 padding units
         rows = np.flatnonzero((rc == parent[u]) & (record_pat != full))[: sizes[u]]
         record_pat[rows] = pat[u]
+    full_rows = record_pat == full
     record_pat &= ~already[rc]
-    return ((record_pat[:, None] >> shifts) & 1).astype(bool)
+    return ((record_pat[:, None] >> shifts) & 1).astype(bool), full_rows
 
 
-def _merge(pat, keys, sizes, k, m, full, star_mode, importance, groups):
+def _merge(pat, keys, sizes, k, m, full, star_mode, importance, groups, budget=-1):
     """Second stage, for the classes the first left in groups smaller than k: a move may also
     take whole groups that are already large enough (blanking the same pattern in them). Each
     round applies the cheapest move per record it fixes, over every pattern; what a move costs
@@ -313,7 +324,10 @@ def _merge(pat, keys, sizes, k, m, full, star_mode, importance, groups):
     shifts = np.arange(m, dtype=np.int64)
     candidates = list(pattern_order(importance)) + ([] if star_mode else [full])
     ones = np.array([bin(int(p)).count("1") for p in candidates])
-    budget = m * (k - 1)  # cells a move may spend beyond blanking its small groups entirely
+    if budget == -1:  # cells a move may spend beyond blanking its small groups entirely
+        budget = m * (k - 1)
+    if budget is None:
+        budget = np.inf
     while True:
         inverse, gs = groups(pat, keys, sizes)
         unsafe = gs[inverse] < k
@@ -349,7 +363,7 @@ def _merge(pat, keys, sizes, k, m, full, star_mode, importance, groups):
         if best is None:
             return pat
         pat[best[2]] = best[1]
-        budget -= max(0, int(best[3]))
+        budget -= max(0, float(best[3]))
 
 
 def _pad(keys, sizes, pat, parent, k, full, groups):
