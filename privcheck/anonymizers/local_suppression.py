@@ -26,8 +26,10 @@ whole, its class in the release holds only its own unblanked copies, fewer than 
 solution with a blank puts it in a group of at least k blanked records; so OPT ≥ max(U, k) where
 U is the number of records in classes smaller than k. The algorithm blanks only those U records
 plus at most k − 1 padding records, each in at most m cells (m quasi-identifiers):
-``cells ≤ m · (U + k − 1) < 2m · OPT``. The tests confirm the bound (and report how often the
-optimum is met) by brute force on tiny tables.
+``cells ≤ m · (U + k − 1) < 2m · OPT`` (padding takes at most k − 1 records when some group
+has them to spare; under ``suppressed_records: star`` the bound holds unless the second stage
+had to be rerun without its budget to stay within the suppression limit). The tests confirm the
+bound (and report how often the optimum is met) by brute force on tiny tables.
 
 Other models: only k-anonymity is enforced; the other models are refused with one line (blanking
 changes no sensitive value, so l-diversity or t-closeness could only be reached by blanking
