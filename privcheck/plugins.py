@@ -47,6 +47,7 @@ BUILTIN_ANONYMIZERS: tuple[str, ...] = (
     "privcheck.anonymizers.incognito",
     "privcheck.anonymizers.masking",
     "privcheck.anonymizers.safepub",
+    "privcheck.anonymizers.mondrian",
 )
 BUILTIN_RISK_MEASURES: tuple[str, ...] = ("privcheck.risk.measures",)
 BUILTIN_PLUGINS: tuple[str, ...] = BUILTIN_MODELS + BUILTIN_ANONYMIZERS + BUILTIN_RISK_MEASURES
