@@ -71,6 +71,11 @@ SUPPORTED_MODELS = frozenset(
 )
 
 
+#: distinct values per partition are counted with a byte mask over partitions × values up to
+#: this many cells (or 8 per class), with a sort beyond
+_DENSE_CELLS = 1 << 22
+
+
 @dataclass(eq=False)
 class Dimension:
     """One quasi-identifier as Mondrian sees it, per class of the bottom class table.
@@ -136,8 +141,14 @@ def widths(dims: list[Dimension], part: np.ndarray, n_parts: int) -> np.ndarray:
             np.maximum.at(hi, part, d.value)
             out[:, j] = (hi - lo) / d.span
         else:
-            pairs = np.unique(part * (int(d.code.max()) + 1) + d.code)
-            distinct = np.bincount(pairs // (int(d.code.max()) + 1), minlength=n_parts)
+            card = int(d.code.max()) + 1
+            pair = part * card + d.code
+            if n_parts * card <= max(_DENSE_CELLS, 8 * len(pair)):  # a byte mask, no sort
+                present = np.zeros(n_parts * card, dtype=bool)
+                present[pair] = True
+                distinct = present.reshape(n_parts, card).sum(axis=1)
+            else:
+                distinct = np.bincount(np.unique(pair) // card, minlength=n_parts)
             out[:, j] = (distinct - 1) / d.span
     return out
 
@@ -220,7 +231,13 @@ def partition(
     active = np.array([0], dtype=np.int64)
     evaluated = 0
     while len(active):
-        w = widths(dims, part, n_parts)[active]
+        # widths of the active partitions only, from their classes (finished ones cost nothing)
+        is_active = np.zeros(n_parts, dtype=bool)
+        is_active[active] = True
+        live = np.flatnonzero(is_active[part])
+        local = np.full(n_parts, -1, dtype=np.int64)
+        local[active] = np.arange(len(active))
+        w = widths([_take(d, live) for d in dims], local[part[live]], len(active))
         order = np.argsort(-w, axis=1, kind="stable")
         wsorted = np.take_along_axis(w, order, axis=1)
         pending = np.ones(len(active), dtype=bool)
@@ -280,6 +297,21 @@ def partition(
         if progress is not None:
             progress(n_parts, n)
     return part, n_parts, evaluated
+
+
+def _take(d: Dimension, sel: np.ndarray) -> Dimension:
+    """The dimension restricted to the classes ``sel`` (same span: widths stay normalised by
+    the whole table)."""
+    return Dimension(
+        d.name,
+        d.numeric,
+        d.code[sel],
+        None if d.value is None else d.value[sel],
+        None if d.ancestors is None else [a[sel] for a in d.ancestors],
+        d.labels,
+        d.ground,
+        d.span,
+    )
 
 
 def _sub(d: Dimension, sel: np.ndarray) -> Dimension:
@@ -437,7 +469,9 @@ def materialise_partitions(
     out: dict = {}
     for name in columns:
         if name in labels:
-            out[name] = pd.Series(labels[name], dtype=object).array.take(parts)
+            # the few labels become a column once (string dtype inferred as for any column),
+            # then one take: no Python string object per record
+            out[name] = pd.Series(labels[name]).array.take(parts)
         else:
             out[name] = data[name].take(rows).reset_index(drop=True)
     return pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype))
@@ -460,8 +494,7 @@ def recheck_partitions(
     inverse, n_groups = group(columns, cards)
     first = first_rows(inverse, n_groups)
     out: dict = {
-        name: pd.Series(lab, dtype=object).array.take(record_part.take(first))
-        for name, lab in labels.items()
+        name: pd.Series(lab).array.take(record_part.take(first)) for name, lab in labels.items()
     }
     for name in encoded.sensitive:
         out[name] = data[name].take(first).reset_index(drop=True)
