@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -203,13 +204,40 @@ def aggregate(
     return sizes, sensitive
 
 
-def groups_pass(table: ClassTable, inverse: np.ndarray, n_groups: int, configs) -> np.ndarray:
-    """Whether each of ``n_groups`` groups of classes satisfies every model; classes with
+@dataclass(eq=False)
+class Pieces:
+    """What Mondrian partitions: pieces of units, each with a weight (records).
+
+    Strict partitioning: the units are the classes of the class table and every piece is a
+    whole class (``sensitive`` is None: the class table's sensitive counts are used). Relaxed
+    partitioning: the units are the classes split by their sensitive values (rows of a unit
+    are interchangeable), and a median cut may divide a unit's records between two pieces.
+    """
+
+    unit: np.ndarray
+    weight: np.ndarray
+    unit_class: np.ndarray
+    sensitive: dict[str, tuple[np.ndarray, int]] | None = None
+
+
+def groups_pass(
+    table: ClassTable, pieces: Pieces, inverse: np.ndarray, n_groups: int, configs
+) -> np.ndarray:
+    """Whether each of ``n_groups`` groups of pieces satisfies every model; pieces with
     ``inverse == n_groups`` form the rest of the table (evaluated, for the table's totals, but
     not reported)."""
     has_rest = bool((inverse == n_groups).any())
     n = n_groups + int(has_rest)
-    sizes, sensitive = aggregate(table, inverse, n)
+    if pieces.sensitive is None:
+        sizes, sensitive = aggregate(table, inverse, n)
+    else:
+        sizes = np.bincount(inverse, weights=pieces.weight, minlength=n).astype(np.int64)
+        sensitive = {
+            name: SensitiveCounts.from_pairs(
+                inverse, codes[pieces.unit], n, n_values, weights=pieces.weight
+            )
+            for name, (codes, n_values) in pieces.sensitive.items()
+        }
     keys = np.zeros((n, table.keys.shape[1]), dtype=table.keys.dtype)
     agg = ClassTable(table.encoded, table.node, keys, sizes, sensitive, None)
     ok = np.ones(n, dtype=bool)
@@ -218,26 +246,56 @@ def groups_pass(table: ClassTable, inverse: np.ndarray, n_groups: int, configs) 
     return ok[:n_groups]
 
 
-def partition(
-    table: ClassTable, dims: list[Dimension], configs, progress: Progress | None = None
-) -> tuple[np.ndarray, int, int]:
-    """Mondrian's strict partitioning of ``table``'s classes.
+def relaxed_cut(
+    value: np.ndarray, part: np.ndarray, weight: np.ndarray, n_parts: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """LeFevre's relaxed median cut: in value order, the first ``⌊total/2⌋`` records of each
+    partition go left and the rest right, records of the median value on either side.
 
-    Returns each class's final partition, the number of partitions and the number of candidate
-    splits evaluated."""
-    n = table.n_classes
-    part = np.zeros(n, dtype=np.int64)
+    Returns each piece's side (0 left, 1 right; a piece the cut divides is 0), the pieces the
+    cut divides and the weight each keeps on the left."""
+    idx = np.arange(len(value))
+    order = np.lexsort((idx, value, part))
+    p, w = part[order], weight[order].astype(np.int64)
+    total = np.bincount(p, weights=w, minlength=n_parts).astype(np.int64)
+    half = total // 2
+    cum = np.cumsum(w)
+    start = np.searchsorted(p, np.arange(n_parts))
+    before = np.concatenate([[0], cum])[np.minimum(start, len(cum))]
+    cum_in = cum - before[p]
+    prev_in = cum_in - w
+    side = np.empty(len(value), dtype=np.int64)
+    side[order] = (prev_in >= half[p]).astype(np.int64)
+    divided = (prev_in < half[p]) & (cum_in > half[p])
+    return side, order[divided], (half[p] - prev_in)[divided]
+
+
+def partition(
+    table: ClassTable,
+    dims: list[Dimension],
+    configs,
+    pieces: Pieces,
+    progress: Progress | None = None,
+    relaxed: bool = False,
+) -> tuple[Pieces, np.ndarray, int, int]:
+    """Mondrian's partitioning of ``table``'s records, given as ``pieces`` (``dims`` are per
+    class of ``table``).
+
+    Returns the final pieces (relaxed cuts add some), each piece's partition, the number of
+    partitions and the number of candidate splits evaluated."""
+    part = np.zeros(len(pieces.unit), dtype=np.int64)
     n_parts = 1
     active = np.array([0], dtype=np.int64)
     evaluated = 0
     while len(active):
-        # widths of the active partitions only, from their classes (finished ones cost nothing)
+        pdims = [_take(d, pieces.unit_class[pieces.unit]) for d in dims]
+        # widths of the active partitions only, from their pieces (finished ones cost nothing)
         is_active = np.zeros(n_parts, dtype=bool)
         is_active[active] = True
         live = np.flatnonzero(is_active[part])
         local = np.full(n_parts, -1, dtype=np.int64)
         local[active] = np.arange(len(active))
-        w = widths([_take(d, live) for d in dims], local[part[live]], len(active))
+        w = widths([_take(d, live) for d in pdims], local[part[live]], len(active))
         order = np.argsort(-w, axis=1, kind="stable")
         wsorted = np.take_along_axis(w, order, axis=1)
         pending = np.ones(len(active), dtype=bool)
@@ -247,56 +305,97 @@ def partition(
             pending &= trying
             if not trying.any():
                 break
+            n = len(pieces.unit)
             # dimension chosen by each partition tried in this attempt (-1: not tried)
             choice = np.full(n_parts, -1, dtype=np.int64)
             choice[active[trying]] = order[trying, attempt]
-            in_try = choice[part] >= 0
             child = np.zeros(n, dtype=np.int64)
-            for j, d in enumerate(dims):
+            cut_at: list[np.ndarray] = []
+            cut_left: list[np.ndarray] = []
+            for j, d in enumerate(pdims):
                 sel = np.flatnonzero(choice[part] == j)
                 if not len(sel):
                     continue
                 sub, sub_parts = np.unique(part[sel], return_inverse=True)
-                if d.numeric:
-                    dd = Dimension(d.name, True, d.code[sel], d.value[sel], None, None, d.ground, 1)
-                    child[sel] = numeric_side(dd, sub_parts, table.sizes[sel], len(sub))
+                if d.numeric and relaxed:
+                    assert d.value is not None
+                    side, at, left = relaxed_cut(
+                        d.value[sel], sub_parts, pieces.weight[sel], len(sub)
+                    )
+                    child[sel] = side
+                    cut_at.append(sel[at])
+                    cut_left.append(left)
+                elif d.numeric:
+                    dd = _take(d, sel)
+                    child[sel] = numeric_side(dd, sub_parts, pieces.weight[sel], len(sub))
                 else:
-                    lv = lca_level(_sub(d, sel), sub_parts, len(sub))
+                    assert d.ancestors is not None
+                    lv = lca_level(_take(d, sel), sub_parts, len(sub))
                     below = lv[sub_parts] - 1
                     anc = np.stack(d.ancestors)[:, sel]
                     child[sel] = anc[below, np.arange(len(sel))]
-            rows = np.flatnonzero(in_try)
+            # tentatively divide the pieces a relaxed cut runs through: the right remainder
+            # becomes a new piece
+            at = np.concatenate(cut_at) if cut_at else np.zeros(0, dtype=np.int64)
+            left = np.concatenate(cut_left) if cut_left else np.zeros(0, dtype=np.int64)
+            trial = pieces
+            tpart = part
+            if len(at):
+                weight = pieces.weight.copy()
+                weight[at] = left
+                trial = Pieces(
+                    np.concatenate([pieces.unit, pieces.unit[at]]),
+                    np.concatenate([weight, pieces.weight[at] - left]),
+                    pieces.unit_class,
+                    pieces.sensitive,
+                )
+                tpart = np.concatenate([part, part[at]])
+                child = np.concatenate([child, np.ones(len(at), dtype=np.int64)])
+            tn = len(trial.unit)
+            rows = np.flatnonzero(choice[tpart] >= 0)
             gid, n_groups = group(
-                [part[rows], child[rows]], [n_parts, int(child.max()) + 1 if n else 1]
+                [tpart[rows], child[rows]], [n_parts, int(child.max()) + 1 if tn else 1]
             )
-            inverse = np.full(n, n_groups, dtype=np.int64)
+            inverse = np.full(tn, n_groups, dtype=np.int64)
             inverse[rows] = gid
-            ok = groups_pass(table, inverse, n_groups, configs)
+            ok = groups_pass(table, trial, inverse, n_groups, configs)
             evaluated += int(trying.sum())
             group_part = np.empty(n_groups, dtype=np.int64)
-            group_part[gid] = part[rows]
+            group_part[gid] = tpart[rows]
             bad = np.bincount(group_part, weights=~ok, minlength=n_parts) > 0
             split = trying & ~bad[active]
             # partitions whose split is allowed: each group becomes a partition
             split_parts = np.zeros(n_parts, dtype=bool)
             split_parts[active[split]] = True
+            if len(at):  # keep the divisions of allowed splits only
+                keep = np.ones(tn, dtype=bool)
+                undo = ~split_parts[part[at]]
+                keep[n + np.flatnonzero(undo)] = False
+                trial.weight[at[undo]] = pieces.weight[at[undo]]
+                pieces = Pieces(
+                    trial.unit[keep], trial.weight[keep], trial.unit_class, trial.sensitive
+                )
+                tpart, child, gid_full = tpart[keep], child[keep], inverse[keep]
+            else:
+                gid_full = inverse
+            part = tpart.copy()
             go = split_parts[group_part]
-            new_id = np.full(n_groups, -1, dtype=np.int64)
-            new_id[go] = n_parts + np.arange(int(go.sum()))
-            moved = rows[go[gid]]
-            part[moved] = new_id[gid[go[gid]]]
+            new_id = np.full(n_groups + 1, -1, dtype=np.int64)
+            new_id[:n_groups][go] = n_parts + np.arange(int(go.sum()))
+            moved = np.flatnonzero(new_id[gid_full] >= 0)
+            part[moved] = new_id[gid_full[moved]]
             children.extend(range(n_parts, n_parts + int(go.sum())))
             n_parts += int(go.sum())
             pending &= ~split
-        # renumber partitions densely (split parents leave no class behind)
+        # renumber partitions densely (split parents leave no piece behind)
         used, part = np.unique(part, return_inverse=True)
         remap = np.full(n_parts, -1, dtype=np.int64)
         remap[used] = np.arange(len(used))
         n_parts = len(used)
         active = remap[np.asarray(children, dtype=np.int64)] if children else np.zeros(0, int)
         if progress is not None:
-            progress(n_parts, n)
-    return part, n_parts, evaluated
+            progress(n_parts, table.n_records)
+    return pieces, part, n_parts, evaluated
 
 
 def _take(d: Dimension, sel: np.ndarray) -> Dimension:
@@ -311,13 +410,6 @@ def _take(d: Dimension, sel: np.ndarray) -> Dimension:
         d.labels,
         d.ground,
         d.span,
-    )
-
-
-def _sub(d: Dimension, sel: np.ndarray) -> Dimension:
-    assert d.ancestors is not None
-    return Dimension(
-        d.name, False, d.code[sel], None, [a[sel] for a in d.ancestors], d.labels, d.ground, 1
     )
 
 
@@ -368,6 +460,13 @@ class Mondrian(Anonymizer):
     name = "mondrian"
     summary = "multidimensional local recoding (LeFevre et al. 2006): ranges and hierarchy nodes"
 
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        """``relaxed``: LeFevre's relaxed partitioning — records of the median value of a
+        numeric cut may go to either side (halves of equal size; released ranges may share
+        their end value)."""
+        return {"relaxed": False}
+
     def anonymize(
         self,
         data: pd.DataFrame,
@@ -410,19 +509,32 @@ class Mondrian(Anonymizer):
                 )
         search_started = time.perf_counter()
         dims = dimensions(table)
-        part, n_parts, evaluated = partition(table, dims, configs, progress)
+        relaxed = bool(self.params["relaxed"])
+        pieces, record_unit = initial_pieces(table, encoded, relaxed)
+        pieces, part, n_parts, evaluated = partition(
+            table, dims, configs, pieces, progress, relaxed
+        )
         search_seconds = time.perf_counter() - search_started
-        labels = {d.name: partition_labels(d, part, n_parts) for d in dims}
-        record_part = part[table.record_class]
+        pdims = [_take(d, pieces.unit_class[pieces.unit]) for d in dims]
+        labels = {d.name: partition_labels(d, part, n_parts) for d in pdims}
+        assert table.record_class is not None
+        record_part = part[record_pieces(pieces, record_unit, table.record_class)]
         release = materialise_partitions(data, policy, labels, record_part, keep_order, seed)
-        check = recheck_partitions(data, encoded, labels, record_part, policy, len(release))
-        psizes = np.bincount(part, weights=table.sizes, minlength=n_parts)
+        check = recheck_partitions(
+            data, encoded, labels, record_part, policy, len(release), relaxed
+        )
+        # classes as released: distinct label combinations (the partitions, unless relaxed
+        # cuts left two partitions with the same values)
+        label_codes = [pd.factorize(pd.Series(lab, dtype=object))[0] for lab in labels.values()]
+        cls, n_classes = group(label_codes, [int(c.max()) + 1 for c in label_codes])
+        psizes = np.bincount(part, weights=pieces.weight, minlength=n_parts)
+        csizes = np.bincount(cls, weights=psizes, minlength=n_classes)
         n = encoded.n_records
         metrics = {
-            "n_classes": float(n_parts),
-            "discernibility": float((psizes.astype(float) ** 2).sum()),
-            "aecs": n / n_parts,
-            "loss": certainty_loss(dims, part, n_parts, table.sizes),
+            "n_classes": float(n_classes),
+            "discernibility": float((csizes**2).sum()),
+            "aecs": n / n_classes,
+            "loss": certainty_loss(pdims, part, n_parts, pieces.weight),
         }
         report = AnonymizationReport(
             algorithm=self.name,
@@ -448,6 +560,48 @@ class Mondrian(Anonymizer):
         )
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
+
+
+def initial_pieces(
+    table: ClassTable, encoded: EncodedTable, relaxed: bool
+) -> tuple[Pieces, np.ndarray | None]:
+    """The pieces partitioning starts from, and (relaxed) the unit of every record.
+
+    Strict: one piece per class. Relaxed: one per class and combination of sensitive values
+    (the records of a unit are interchangeable, so a cut may divide a unit by weight)."""
+    n = table.n_classes
+    if not relaxed:
+        every = np.arange(n)
+        return Pieces(every, table.sizes.astype(np.int64), every), None
+    assert table.record_class is not None
+    columns, cards = [table.record_class], [max(n, 1)]
+    for col in encoded.sensitive.values():
+        columns.append(col.codes)
+        cards.append(col.cardinality())
+    record_unit, n_units = group(columns, cards)
+    first = first_rows(record_unit, n_units)
+    weight = np.bincount(record_unit, minlength=n_units).astype(np.int64)
+    sensitive = {
+        name: (col.codes[first].astype(np.int64), col.cardinality())
+        for name, col in encoded.sensitive.items()
+    }
+    units = np.arange(n_units)
+    return Pieces(units, weight, table.record_class[first], sensitive), record_unit
+
+
+def record_pieces(
+    pieces: Pieces, record_unit: np.ndarray | None, record_class: np.ndarray
+) -> np.ndarray:
+    """The piece of every record: a unit's records (in input order) fill its pieces in turn."""
+    if record_unit is None:  # strict: the pieces are the classes, never divided
+        return record_class
+    by_unit = np.argsort(pieces.unit, kind="stable")
+    piece_end = np.cumsum(pieces.weight[by_unit])
+    rows = np.argsort(record_unit, kind="stable")
+    rank = np.empty(len(rows), dtype=np.int64)
+    rank[rows] = np.arange(len(rows))  # the record's position in the unit-ordered layout
+    slot = np.searchsorted(piece_end, rank, side="right")
+    return by_unit[slot]
 
 
 def materialise_partitions(
@@ -484,6 +638,7 @@ def recheck_partitions(
     record_part: np.ndarray,
     policy: Policy,
     n_rows: int,
+    relaxed: bool = False,
 ) -> Report:
     """Check the release as ``privcheck check`` reads it, from its distinct rows (released
     labels + sensitive values, with counts), as ``recheck_codes`` does; raise if it fails."""
@@ -506,6 +661,12 @@ def recheck_partitions(
     finish_report(report, rpolicy, identifiers=[], n_suppressed=0, n_rows=n_rows)
     if not report.passed:
         failing = ", ".join(m.model for m in report.models if not m.passed) or "the policy"
+        if relaxed:
+            raise PolicyError(
+                f"the relaxed partitions fail {failing} once partitions released with the same "
+                "values are read as one class; use relaxed=false (strict partitions never "
+                "share their released values)"
+            )
         raise RuntimeError(f"the mondrian release fails {failing} when checked; this is a bug")
     return report
 
