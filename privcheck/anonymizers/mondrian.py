@@ -595,13 +595,21 @@ def record_pieces(
     """The piece of every record: a unit's records (in input order) fill its pieces in turn."""
     if record_unit is None:  # strict: the pieces are the classes, never divided
         return record_class
-    by_unit = np.argsort(pieces.unit, kind="stable")
-    piece_end = np.cumsum(pieces.weight[by_unit])
-    rows = np.argsort(record_unit, kind="stable")
-    rank = np.empty(len(rows), dtype=np.int64)
-    rank[rows] = np.arange(len(rows))  # the record's position in the unit-ordered layout
-    slot = np.searchsorted(piece_end, rank, side="right")
-    return by_unit[slot]
+    n_units = int(pieces.unit.max()) + 1 if len(pieces.unit) else 0
+    n_pieces = np.bincount(pieces.unit, minlength=n_units)
+    # a unit no cut divided has one piece, which all its records take
+    only = np.full(n_units, -1, dtype=np.int64)
+    whole = np.flatnonzero(n_pieces[pieces.unit] == 1)
+    only[pieces.unit[whole]] = whole
+    out = only.take(record_unit)
+    rows = np.flatnonzero(out < 0)  # records of divided units: few, ordered by unit
+    if len(rows):
+        rows = rows[np.argsort(record_unit[rows], kind="stable")]
+        divided = np.flatnonzero(n_pieces[pieces.unit] > 1)
+        divided = divided[np.argsort(pieces.unit[divided], kind="stable")]
+        piece_end = np.cumsum(pieces.weight[divided])
+        out[rows] = divided[np.searchsorted(piece_end, np.arange(len(rows)), side="right")]
+    return out
 
 
 def materialise_partitions(
