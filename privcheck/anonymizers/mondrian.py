@@ -526,7 +526,10 @@ class Mondrian(Anonymizer):
         # classes as released: distinct label combinations (the partitions, unless relaxed
         # cuts left two partitions with the same values)
         label_codes = [pd.factorize(pd.Series(lab, dtype=object))[0] for lab in labels.values()]
-        cls, n_classes = group(label_codes, [int(c.max()) + 1 for c in label_codes])
+        if label_codes:
+            cls, n_classes = group(label_codes, [int(c.max()) + 1 for c in label_codes])
+        else:  # no quasi-identifier: one class
+            cls, n_classes = np.zeros(n_parts, dtype=np.int64), 1
         psizes = np.bincount(part, weights=pieces.weight, minlength=n_parts)
         csizes = np.bincount(cls, weights=psizes, minlength=n_classes)
         n = encoded.n_records
