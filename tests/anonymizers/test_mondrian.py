@@ -293,6 +293,16 @@ def test_relaxed_keeps_at_least_the_strict_classes_on_adult(adult_frame):
     assert privcheck.check(release, release_policy(privcheck.load_policy(policy))).passed
 
 
+def test_no_quasi_identifier_is_one_class():
+    frame = pd.DataFrame({"disease": ["flu", "cold"] * 5})
+    policy = {
+        "attributes": {"disease": {"role": "sensitive"}},
+        "models": [{"model": "l-diversity", "l": 2, "attribute": "disease"}],
+    }
+    release, report = anonymize(frame, policy, "mondrian")
+    assert len(release) == 10 and report.metrics["n_classes"] == 1 and report.check.passed
+
+
 def test_release_checks_from_a_written_file(tmp_path):
     frame = random_frame(3, 60)
     policy = tiny_policy([{"model": "k-anonymity", "k": 4}])
