@@ -433,7 +433,9 @@ def partition_labels(d: Dimension, part: np.ndarray, n_parts: int) -> np.ndarray
         same = lo == hi
         out = np.empty(n_parts, dtype=object)
         out[same] = low[same]
-        out[~same] = [f"[{a}, {b}]" for a, b in zip(low[~same], high[~same], strict=True)]
+        spread = ~same
+        ranges = "[" + pd.Series(low[spread], dtype=object) + ", " + pd.Series(high[spread]) + "]"
+        out[spread] = ranges.to_numpy(dtype=object)
         return out
     assert d.ancestors is not None and d.labels is not None
     level = lca_level(d, part, n_parts)
@@ -442,7 +444,7 @@ def partition_labels(d: Dimension, part: np.ndarray, n_parts: int) -> np.ndarray
     for lv in np.unique(level):
         at = np.flatnonzero(level == lv)
         out[at] = d.labels[lv][d.ancestors[lv][rep[at]]]
-    return np.asarray([str(v) for v in out], dtype=object)
+    return pd.Series(out, dtype=object).astype(str).to_numpy(dtype=object)
 
 
 def certainty_loss(dims: list[Dimension], part: np.ndarray, n_parts: int, sizes) -> float:
