@@ -29,6 +29,10 @@ partitions of a round at once (numpy over the classes of the round, no loop over
   whole table (t-closeness, β-likeness, δ-disclosure) sees the whole table's distribution — the
   one the release will have, since no record is suppressed.
 
+``relaxed=True`` is LeFevre's relaxed variant: a numeric cut sends the first ⌊n/2⌋ records
+in value order left, so records of the median value may go to both sides; its units are then
+the classes split by sensitive values, and a cut divides a unit by weight (``Pieces``).
+
 If the whole table, as one partition, violates a model, no partitioning can satisfy it and the
 policy is refused (naming the model). Models that need the released keys themselves (population
 tables: k-map, δ-presence; the re-identification risk models) are refused too.
