@@ -262,7 +262,9 @@ def count(
     cols = [c.codes_at(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
     cards = [c.cardinality(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
     if not cols:
-        inverse, n_classes = np.zeros(encoded.n_records, dtype=np.int64), int(encoded.n_records > 0)
+        # one class of every row (with weights, rows are aggregates: fewer than the records)
+        n_rows = encoded.n_records if encoded.weights is None else len(encoded.weights)
+        inverse, n_classes = np.zeros(n_rows, dtype=np.int64), int(n_rows > 0)
         keys = None
     else:
         inverse, n_classes, keys = group_keys(cols, cards)

@@ -267,7 +267,9 @@ def anonymize(
     algorithm: Annotated[
         str,
         typer.Option(
-            "--algorithm", "-a", help="incognito, mingen, datafly, safepub, mdav, …, or a plugin's"
+            "--algorithm",
+            "-a",
+            help="incognito, mingen, datafly, mondrian, safepub, mdav, …, or a plugin's",
         ),
     ] = "incognito",
     param: Annotated[

@@ -8,6 +8,7 @@ under an intervals hierarchy.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -228,12 +229,55 @@ def _resolve(name: str, attr: Attribute, uniques: np.ndarray, policy: Policy) ->
     raise PolicyError(f"unsupported hierarchy type for {name!r}")  # pragma: no cover
 
 
+#: a released range of a numeric quasi-identifier, as Mondrian writes it: ``[lo, hi]``
+_RANGE = re.compile(r"^\[\s*([^,\s\]]+)\s*,\s*([^,\s\]]+)\s*\]$")
+
+
+def is_range(value: object) -> bool:
+    """Whether ``value`` is a range ``[lo, hi]`` of two numbers with lo ≤ hi: what a check
+    accepts for a numeric quasi-identifier besides its hierarchy's labels (a range is one more
+    released value; classes are still the distinct released values)."""
+    m = _RANGE.match(str(value))
+    if m is None:
+        return False
+    try:
+        lo, hi = float(m.group(1)), float(m.group(2))
+    except ValueError:
+        return False
+    return lo <= hi
+
+
+def numeric_values(ground: np.ndarray) -> np.ndarray | None:
+    """The ground values of a quasi-identifier as numbers (float), or None when it is not
+    numeric: every value ('<missing>' makes it categorical) must be a number spelled the way a
+    number is (``39``, ``2.5``): ``02138`` is a code that happens to be made of digits."""
+    values = np.asarray(ground, dtype=object)
+    if len(values) == 0 or any(g == MISSING_LABEL for g in values):
+        return None
+    number = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
+    if number.isna().any():
+        return None
+    canonical = _string_labels(number.to_numpy(dtype=object))
+    if not all(str(a) == str(b) for a, b in zip(_string_labels(values), canonical, strict=True)):
+        return None
+    return number.to_numpy(dtype=float)
+
+
+def numeric_ground(ground: np.ndarray) -> bool:
+    """Whether a hierarchy's ground values are numbers (``numeric_values``; '<missing>' aside)."""
+    return (
+        numeric_values(np.asarray([g for g in ground if g != MISSING_LABEL], dtype=object))
+        is not None
+    )
+
+
 def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) -> EncodedColumn:
     """A quasi-identifier grouped as it stands (a check of a possibly generalized release).
 
     A value may be a label of any level of its table hierarchy, the suppression mark '*', or the
     label a release writes for missing values ('<missing>', ``missing: own_class``); one that
-    appears nowhere in the hierarchy is still an input error. Generated hierarchies
+    appears nowhere in the hierarchy is still an input error. A numeric quasi-identifier may
+    also hold ranges ``[lo, hi]`` (``is_range``: a Mondrian release). Generated hierarchies
     (intervals, masking, dates) only group.
     """
     codes, uniques, n_missing = _factorize(column, name, policy.missing)
@@ -242,6 +286,9 @@ def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) 
         tree = _resolve(name, attr, uniques, policy)  # also validates the hierarchy itself
         known = {str(v) for level in tree.labels for v in level} | {TOP, MISSING_LABEL}
         absent = np.flatnonzero([v not in known for v in labels])  # (a set: cheaper than an Index)
+        if len(absent) and numeric_ground(tree.ground):
+            # a numeric quasi-identifier may be released as a range (Mondrian's local recoding)
+            absent = absent[[not is_range(labels[i]) for i in absent]]
         if len(absent):
             more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
             raise DataError(

@@ -625,6 +625,11 @@ def _transformation_section(r: AnonymizationReport) -> str:
             "<p>Generalization level of each quasi-identifier (0: the original values).</p>"
             f"<table><tr>{head}</tr><tr>{cells}</tr></table>"
         )
+    elif r.algorithm == "mondrian":
+        parts.append(
+            "<p>Locally recoded quasi-identifiers (per partition: numeric ranges, hierarchy "
+            f"ancestors): {e(', '.join(r.quasi_identifiers))}.</p>"
+        )
     else:
         parts.append(f"<p>Masked quasi-identifiers: {e(', '.join(r.quasi_identifiers))}.</p>")
     if r.guarantee:
@@ -634,7 +639,7 @@ def _transformation_section(r: AnonymizationReport) -> str:
         parts.append("<h3>Parameters (published with the release)</h3>")
         parts.append(_figures_table(params))
     search = {
-        "Nodes evaluated": r.nodes_evaluated,
+        ("Nodes evaluated" if r.lattice_size is not None else "Splits tried"): r.nodes_evaluated,
         "Lattice size": r.lattice_size,
         "Satisfying nodes": r.satisfying_nodes,
         "Search time (s)": r.search_seconds,

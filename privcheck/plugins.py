@@ -48,6 +48,7 @@ BUILTIN_ANONYMIZERS: tuple[str, ...] = (
     "privcheck.anonymizers.masking",
     "privcheck.anonymizers.safepub",
     "privcheck.anonymizers.local_suppression",
+    "privcheck.anonymizers.mondrian",
 )
 BUILTIN_RISK_MEASURES: tuple[str, ...] = ("privcheck.risk.measures",)
 BUILTIN_PLUGINS: tuple[str, ...] = BUILTIN_MODELS + BUILTIN_ANONYMIZERS + BUILTIN_RISK_MEASURES

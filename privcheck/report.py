@@ -528,7 +528,11 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
         )
     if report.nodes_evaluated is not None:
         console.print(
-            f"nodes evaluated: {report.nodes_evaluated} of {report.lattice_size}"
+            (
+                f"nodes evaluated: {report.nodes_evaluated} of {report.lattice_size}"
+                if report.lattice_size is not None
+                else f"splits tried: {report.nodes_evaluated}"  # (Mondrian: no lattice)
+            )
             + (
                 f"; satisfying: {report.satisfying_nodes}"
                 if report.satisfying_nodes is not None

@@ -75,3 +75,31 @@ def test_unused_policy_columns_and_extra_data_columns():
     frame = pd.DataFrame({"a": ["x"], "extra": [1]})
     enc = encode(frame, {"attributes": {"a": {"role": "quasi_identifier"}}})
     assert enc.qi_names == ["a"]
+
+
+def test_released_numeric_ranges_are_accepted_only_on_numeric_hierarchies():
+    """A check accepts ``[lo, hi]`` (a Mondrian release) for a quasi-identifier whose
+    hierarchy's ground values are numbers; a zero-padded code is no number, and a range that
+    runs backwards or holds words is no range."""
+    from privcheck.encoding import is_range, numeric_values
+
+    rows = {
+        "age": [["30", "30-39", "*"], ["35", "30-39", "*"]],
+        "zip": [["02138", "0213*", "*"], ["02139", "0213*", "*"]],
+    }
+    policy = {
+        "attributes": {
+            q: {"role": "quasi_identifier", "hierarchy": {"type": "table", "rows": r}}
+            for q, r in rows.items()
+        },
+        "models": [{"model": "k-anonymity", "k": 1}],
+    }
+    ok = pd.DataFrame({"age": ["[30, 35]", "30", "30-39"], "zip": ["02138", "0213*", "*"]})
+    enc = encode(ok, policy, as_released=True)
+    assert list(enc.quasi_identifiers[0].levels.ground) == ["30", "30-39", "[30, 35]"]
+    bad = ok.assign(zip=["[2138, 2139]", "02138", "02139"])
+    with pytest.raises(DataError, match="'zip' is not in its hierarchy"):
+        encode(bad, policy, as_released=True)
+    assert numeric_values(np.array(["30", "2.5"], dtype=object)) is not None
+    assert numeric_values(np.array(["02138"], dtype=object)) is None
+    assert not is_range("[35, 30]") and not is_range("[a, b]") and is_range("[-1.5, 2]")
