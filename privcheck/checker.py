@@ -5,10 +5,9 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from privcheck.classes import ClassTable, count
 from privcheck.details import sensitive_distribution, size_histogram, value_histogram
@@ -22,6 +21,9 @@ from privcheck.plugins import model_registry
 from privcheck.policy import Policy, load_policy
 from privcheck.progress import progress
 from privcheck.report import ModelResult, Report, ViolatingClass, requirement
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 log = logging.getLogger("privcheck.check")
 
@@ -154,7 +156,11 @@ def check(
     if agg is not None:  # an engine ran the group-by; its counts walk the same path
         frame, weight, encode_policy = agg, WEIGHT, engine_check_policy(policy)
     else:
-        frame = read_table(data, columns=list(policy.attributes), dictionary=True)
+        # a file is encoded from the Arrow table its reader makes (no pandas import: most of a
+        # small check's time); --explain's SUDA reads a DataFrame
+        frame = read_table(
+            data, columns=list(policy.attributes), dictionary=True, arrow=not explain
+        )
         weight, encode_policy = None, policy
     log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
     big = len(frame) >= PROGRESS_MIN_RECORDS

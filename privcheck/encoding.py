@@ -8,11 +8,13 @@ under an intervals hierarchy.
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.hierarchy import (
@@ -35,6 +37,9 @@ from privcheck.policy import (
     TableHierarchy,
     load_policy,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CODE_DTYPE = np.int32
 
@@ -94,24 +99,23 @@ class EncodedTable:
 
 
 def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
-    """Values as the strings a hierarchy file would spell them (39.0 → '39')."""
+    """Values as the strings a hierarchy file would spell them (39.0 → '39').
+
+    Pure Python over the distinct values (a column's uniques or categories, never its rows), so
+    that a check of a file does not import pandas for it."""
     arr = np.asarray(values, dtype=object)
     if all(type(v) is str for v in arr):  # the usual case (CSV, string columns): nothing to do
         return arr
-    s = pd.Series(arr)
-    num = pd.to_numeric(s, errors="coerce")
-    kind = pd.api.types.infer_dtype(arr, skipna=False)  # one C pass: the usual uniform columns
-    if kind == "floating":
-        is_float = np.ones(len(arr), dtype=bool)
-    elif kind == "integer":
-        is_float = np.zeros(len(arr), dtype=bool)
-    else:
-        is_float = s.map(lambda v: isinstance(v, float | np.floating)).to_numpy(dtype=bool)
-    out = s.astype(str).to_numpy(dtype=object)
-    whole = is_float & num.notna().to_numpy() & (np.mod(num.fillna(0.5).to_numpy(), 1) == 0)
-    if whole.any():
-        out[whole] = num[whole].astype("int64").astype(str).to_numpy(dtype=object)
+    out = np.empty(len(arr), dtype=object)
+    out[:] = [_string_label(v) for v in arr]
     return out
+
+
+def _string_label(v: object) -> str:
+    """One value's label: a whole float reads as the integer it is (39.0 → '39')."""
+    if isinstance(v, float | np.floating) and math.isfinite(v) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
 
 
 def _typed_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
@@ -122,6 +126,9 @@ def _typed_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     small integer codes into their categories: re-factorizing their values would rebuild what
     is there (a hash of every row). Codes are -1 where the value is missing.
     """
+    pd = sys.modules.get("pandas")
+    if pd is None or not isinstance(column, pd.Series):
+        return _arrow_codes(column)
     dtype = column.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         return column.cat.codes.to_numpy(), np.asarray(dtype.categories, dtype=object)
@@ -146,6 +153,65 @@ def _typed_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
+def _arrow_codes(column: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, categories) of an Arrow column (``pyarrow.ChunkedArray``), -1 where missing.
+
+    A dictionary column (what the CSV reader and Parquet give a check) brings its codes; any
+    other column is dictionary-encoded by Arrow first. The codes are read straight from the
+    index buffers (``to_numpy`` would import pandas, which a check of a file does without), and
+    a null or NaN entry of the dictionary is a missing value, as in pandas.
+    """
+    import pyarrow as pa
+
+    if not pa.types.is_dictionary(column.type):
+        column = column.dictionary_encode()
+    column = column.unify_dictionaries()
+    if column.num_chunks == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=object)
+    parts = []
+    for chunk in column.chunks:
+        indices = chunk.indices
+        kind = "u" if pa.types.is_unsigned_integer(indices.type) else "i"
+        dtype = np.dtype(f"{kind}{indices.type.bit_width // 8}")
+        start, n = indices.offset, len(indices)
+        buf = indices.buffers()[1]
+        raw = np.frombuffer(buf, dtype=dtype, count=start + n) if n else np.zeros(0, dtype)
+        codes = raw[start:].astype(np.intp)
+        if indices.null_count:
+            bits = np.frombuffer(indices.buffers()[0], dtype=np.uint8)
+            valid = np.unpackbits(bits, count=start + n, bitorder="little")[start:].astype(bool)
+            codes[~valid] = -1
+        parts.append(codes)
+    codes = np.concatenate(parts)
+    values = column.chunk(0).dictionary.to_pylist()
+    categories = np.empty(len(values), dtype=object)
+    categories[:] = values
+    absent = np.array([v is None or (isinstance(v, float) and v != v) for v in values], bool)
+    if absent.any():
+        codes = np.where((codes >= 0) & np.append(absent, False)[codes], -1, codes)
+    return codes, categories
+
+
+def _value_rank(uniques: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rank of each distinct value in value order, the values sorted).
+
+    A sort of the few distinct values; values of one type compare natively. Mixed types that
+    do not compare take pandas' mixed sort (numbers before strings) when the column came from
+    pandas, and raise TypeError otherwise (Arrow columns hold one type)."""
+    values = np.asarray(uniques, dtype=object)
+    try:
+        order = np.argsort(values, kind="stable")
+    except TypeError:
+        pd = sys.modules.get("pandas")
+        if pd is None:
+            raise
+        rank, sorted_values = pd.factorize(values, sort=True)
+        return rank, np.asarray(sorted_values, dtype=object)
+    rank = np.empty(len(order), dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return rank, values[order]
+
+
 def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, np.ndarray, int]:
     """Factorize one column; returns (int32 codes, -1 for missing; uniques; number missing).
 
@@ -160,6 +226,8 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
     """
     typed = _typed_codes(column)
     if typed is None:
+        import pandas as pd
+
         codes, uniques = pd.factorize(column, use_na_sentinel=True)
         used = None
     else:
@@ -171,7 +239,7 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
         used = seen[:-1]
         uniques = uniques[used]
     try:
-        rank, uniques = pd.factorize(uniques, sort=True)  # rank of each unique in value order
+        rank, uniques = _value_rank(uniques)
     except TypeError:  # values that do not compare (mixed types): order of appearance
         rank = np.arange(len(uniques))
         if used is not None:  # (a categorical's categories are not in order of appearance)
@@ -306,6 +374,19 @@ def sensitive_read(policy: Policy) -> list[str]:
     return [n for n in policy.sensitive_attributes if n in read]
 
 
+def _columns(data: Any) -> tuple[list, Any]:
+    """(column names, name → column) of a pandas DataFrame or a ``pyarrow.Table``.
+
+    A check of a CSV/Parquet file encodes the Arrow table the reader made (no pandas import:
+    half a second of a pre-commit hook's run); everything else hands in a DataFrame."""
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(data, pd.DataFrame):
+        return list(data.columns), data.__getitem__
+    if type(data).__module__.startswith("pyarrow") and type(data).__name__ == "Table":
+        return list(data.column_names), data.column
+    raise DataError(f"expected a pandas DataFrame; got {type(data).__name__}")
+
+
 def encode(
     data: pd.DataFrame,
     policy: Policy | dict | str,
@@ -330,34 +411,36 @@ def encode(
     """
     policy = load_policy(policy)
     policy.require_attributes()
-    if not isinstance(data, pd.DataFrame):
-        raise DataError(f"expected a pandas DataFrame; got {type(data).__name__}")
-    repeated = data.columns[data.columns.duplicated()]
-    if len(repeated):
+    names, column = _columns(data)
+    seen: set[str] = set()
+    repeated = [c for c in names if c in seen or seen.add(c)]
+    if repeated:
         raise DataError(
             f"column {repeated[0]!r} appears more than once in the data; rename the duplicates"
         )
-    absent = [c for c in policy.attributes if c not in data.columns]
+    absent = [c for c in policy.attributes if c not in seen]
     if absent:
-        have = ", ".join(map(str, data.columns[:12]))
+        have = ", ".join(map(str, names[:12]))
         raise DataError(
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"
         )
     qi_encoder = _as_released if as_released else encode_column
-    qis = [qi_encoder(data[n], n, policy.attributes[n], policy) for n in policy.quasi_identifiers]
+    qis = [qi_encoder(column(n), n, policy.attributes[n], policy) for n in policy.quasi_identifiers]
     wanted = None if sensitive is None else set(sensitive)
     encoded_sensitive: dict[str, EncodedColumn] = {}
     ranks = {}
     for n in policy.sensitive_attributes:
         if wanted is not None and n not in wanted:
             continue
-        col = encode_column(data[n], n, policy.attributes[n], policy)
+        col = encode_column(column(n), n, policy.attributes[n], policy)
         encoded_sensitive[n] = col
         ranks[n] = _sensitive_rank(col, policy.attributes[n])
     weights = None
     n_records = len(data)
     if weight_column is not None:
+        import pandas as pd
+
         weights = pd.to_numeric(data[weight_column], errors="coerce").to_numpy()
         if np.isnan(weights).any() or (weights < 0).any() or (np.mod(weights, 1) != 0).any():
             raise DataError(f"weight column {weight_column!r} must hold record counts (>= 0)")

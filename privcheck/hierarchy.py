@@ -8,12 +8,12 @@ materialised.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.policy import (
@@ -79,17 +79,29 @@ def identity_levels(ground: np.ndarray) -> LevelArrays:
     return LevelArrays(g, [np.arange(len(g), dtype=np.int64)], [g])
 
 
+def _appearance_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of ``values`` in order of first appearance, and the distinct values: a dict over a
+    hierarchy's rows (hundreds; no pandas needed to build a hierarchy)."""
+    index: dict = {}
+    codes = np.fromiter(
+        (index.setdefault(v, len(index)) for v in values), dtype=np.int64, count=len(values)
+    )
+    uniq = np.empty(len(index), dtype=object)
+    uniq[:] = list(index)
+    return codes, uniq
+
+
 def _levels_from_label_columns(name: str, columns: list[np.ndarray]) -> LevelArrays:
     """Build code maps from per-level label columns (column 0 = ground) and check the tree."""
     maps, labels = [], []
     for col in columns:
-        codes, uniq = pd.factorize(np.asarray(col, dtype=object), sort=False)
-        maps.append(codes.astype(np.int64))
-        labels.append(np.asarray(uniq, dtype=object))
+        codes, uniq = _appearance_codes(col)
+        maps.append(codes)
+        labels.append(uniq)
     ground = labels[0][maps[0]]
     if len(labels[0]) != len(columns[0]):
-        dup = pd.Series(columns[0])
-        first = dup[dup.duplicated()].iloc[0]
+        seen: set = set()
+        first = next(v for v in columns[0] if v in seen or seen.add(v))
         raise PolicyError(
             f"hierarchy of {name!r} lists the ground value {first!r} twice; "
             "each value must have exactly one row"
@@ -197,6 +209,8 @@ def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> 
 
 def masking_levels(spec: MaskingHierarchy, name: str, values: np.ndarray) -> LevelArrays:
     """Mask 1, 2, … right-most characters (ZIP 02139 → 0213* → 021** …)."""
+    import pandas as pd
+
     strings = pd.Series(np.asarray(values, dtype=object)).astype(str)
     longest = int(strings.str.len().max()) if len(strings) else 1
     n = spec.levels if spec.levels is not None else longest
@@ -232,6 +246,8 @@ def date_levels(spec: DatesHierarchy, name: str, values: np.ndarray) -> LevelArr
             f"dates hierarchy of {name!r}: levels {spec.levels} must go from fine to coarse "
             "without repeats (month, quarter, year, decade, century)"
         )
+    import pandas as pd  # (its calendar arithmetic; a dates hierarchy is the one user here)
+
     raw = pd.Series(np.asarray(values, dtype=object))
     try:
         parsed = pd.to_datetime(raw.astype(str), format=spec.format or "ISO8601")
@@ -248,15 +264,39 @@ def date_levels(spec: DatesHierarchy, name: str, values: np.ndarray) -> LevelArr
     return _levels_from_label_columns(name, columns)
 
 
+def parse_numbers(values: np.ndarray) -> np.ndarray:
+    """``values`` as floats, NaN where a value is not a number (what ``pd.to_numeric(…,
+    errors="coerce")`` gives), over distinct values only: numbers as they are, strings parsed
+    (surrounding blanks allowed; '1_000', 'nan' and non-ASCII digits are not numbers),
+    anything else NaN."""
+    out = np.empty(len(values), dtype=float)
+    for i, v in enumerate(values):
+        out[i] = _number(v)
+    return out
+
+
+def _number(v: object) -> float:
+    if isinstance(v, bool | np.bool_):
+        return float(v)
+    if isinstance(v, int | float | np.integer | np.floating):
+        return float(v)
+    if isinstance(v, str) and v.isascii() and "_" not in v:
+        try:
+            x = float(v)
+        except ValueError:
+            return math.nan
+        return x
+    return math.nan
+
+
 def _as_numbers(values: np.ndarray, name: str, what: str) -> np.ndarray:
-    num = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce")
-    bad = num.isna().to_numpy()
+    out = parse_numbers(np.asarray(values, dtype=object))
+    bad = np.isnan(out)
     if bad.any():
         raise DataError(
             f"column {name!r} has the non-numeric value {values[np.flatnonzero(bad)[0]]!r}, but "
             f"{what} needs numbers; fix the value or use a table hierarchy"
         )
-    out = num.to_numpy(dtype=float)
     if not np.all(np.isfinite(out)):
         raise DataError(f"column {name!r} has an infinite value; {what} needs finite numbers")
     return out
@@ -277,9 +317,9 @@ def _natural_key(v: object) -> tuple:
 def natural_order(values: np.ndarray) -> np.ndarray:
     """Positions of ``values`` in their natural order: numeric when all are numbers, else
     strings compared with their digit runs as numbers ('3K' < '11K')."""
-    num = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce")
-    if len(values) and not num.isna().any():
-        order = np.argsort(num.to_numpy(dtype=float), kind="stable")
+    num = parse_numbers(np.asarray(values, dtype=object))
+    if len(values) and not np.isnan(num).any():
+        order = np.argsort(num, kind="stable")
     else:
         order = np.array(
             sorted(range(len(values)), key=lambda i: _natural_key(values[i])), dtype=np.int64
