@@ -117,7 +117,11 @@ def read_parquet(
         if (wanted is None or f.name in wanted)
         and (pa.types.is_string(f.type) or pa.types.is_large_string(f.type))
     ]
-    table = pq.read_table(path, columns=wanted, read_dictionary=strings if dictionary else None)
+    read_dictionary = strings if dictionary else None
+    if path.is_file():  # (read_table goes through pyarrow.dataset, which imports pandas)
+        table = pq.ParquetFile(path, read_dictionary=read_dictionary).read(columns=wanted)
+    else:
+        table = pq.read_table(path, columns=wanted, read_dictionary=read_dictionary)
     return table if arrow else table.to_pandas()
 
 
