@@ -104,8 +104,15 @@ def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
     Pure Python over the distinct values (a column's uniques or categories, never its rows), so
     that a check of a file does not import pandas for it."""
     arr = np.asarray(values, dtype=object)
-    if all(type(v) is str for v in arr):  # the usual case (CSV, string columns): nothing to do
+    types = set(map(type, arr))
+    if types <= {str}:  # the usual case (CSV, string columns): nothing to do
         return arr
+    if types <= {float, np.float64}:  # a numeric release (microaggregated means): vectorised
+        x = arr.astype(np.float64)
+        out = x.astype(str).astype(object)  # numpy's shortest repr is Python's str(float)
+        whole = np.isfinite(x) & (np.mod(x, 1) == 0) & (np.abs(x) < 2.0**63)
+        out[whole] = [str(int(v)) for v in x[whole]]
+        return out
     out = np.empty(len(arr), dtype=object)
     out[:] = [_string_label(v) for v in arr]
     return out
@@ -200,7 +207,10 @@ def _value_rank(uniques: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     pandas, and raise TypeError otherwise (Arrow columns hold one type)."""
     values = np.asarray(uniques, dtype=object)
     try:
-        order = np.argsort(values, kind="stable")
+        if set(map(type, values)) <= {float, np.float64}:  # numbers: a native sort, not objects'
+            order = np.argsort(values.astype(np.float64), kind="stable")
+        else:
+            order = np.argsort(values, kind="stable")
     except TypeError:
         pd = sys.modules.get("pandas")
         if pd is None:
