@@ -237,6 +237,7 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
     uses are dropped, so the result is exactly that of the column's plain values.
     """
     typed = _typed_codes(column)
+    counts = index = None
     if typed is None:
         import pandas as pd
 
@@ -244,20 +245,25 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
         used = None
     else:
         codes, uniques = typed
-        # small-int codes index slowly (numpy converts them per call): widen them once
-        codes = codes.astype(np.intp, copy=False)
-        seen = np.zeros(len(uniques) + 1, dtype=bool)
-        seen[codes] = True  # code -1 (missing) marks the last slot
-        used = seen[:-1]
+        counts, index = _code_counts(codes, len(uniques))
+        if counts is None:
+            # small-int codes index slowly (numpy converts them per call): widen them once
+            codes = codes.astype(np.intp, copy=False)
+            seen = np.zeros(len(uniques) + 1, dtype=bool)
+            seen[codes] = True  # code -1 (missing) marks the last slot
+            used = seen[:-1]
+        else:
+            used = counts[: len(uniques)] > 0
         uniques = uniques[used]
     try:
         rank, uniques = _value_rank(uniques)
     except TypeError:  # values that do not compare (mixed types): order of appearance
         rank = np.arange(len(uniques))
         if used is not None:  # (a categorical's categories are not in order of appearance)
-            first = np.full(len(used), len(codes), dtype=np.int64)
-            first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
-            appearance = np.argsort(first[used], kind="stable")
+            wide = codes.astype(np.intp, copy=False)
+            first = np.full(len(used) + 1, len(wide), dtype=np.int64)
+            first[wide[::-1]] = np.arange(len(wide) - 1, -1, -1)
+            appearance = np.argsort(first[:-1][used], kind="stable")
             rank = np.argsort(appearance, kind="stable")
             uniques = uniques[appearance]
     uniques = np.asarray(uniques, dtype=object)
@@ -273,9 +279,22 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
         full = np.full(len(used), -1, dtype=np.int64)
         full[used] = rank
         rank = full
-    remap = np.append(rank, -1).astype(CODE_DTYPE)  # code -1 (missing) reads the last slot
-    codes = remap.take(codes)
-    n_missing = int(np.count_nonzero(codes < 0))
+    if counts is not None:
+        # the counts say how many rows end up missing and whether the codes are already the
+        # result (categories sorted, all used, none blank, nothing missing): then the codes are
+        # only narrowed to int32, else one gather through a table indexed by the unsigned view
+        n_cat = len(rank)
+        n_missing = len(codes) - int(counts[:n_cat][rank >= 0].sum())
+        if n_missing == 0 and np.array_equal(rank, np.arange(n_cat)):
+            codes = codes.astype(CODE_DTYPE)
+        else:
+            remap = np.full(len(counts), -1, dtype=CODE_DTYPE)
+            remap[:n_cat] = rank
+            codes = remap.take(index)
+    else:
+        remap = np.append(rank, -1).astype(CODE_DTYPE)  # code -1 (missing) reads the last slot
+        codes = remap.take(codes)
+        n_missing = int(np.count_nonzero(codes < 0))
     if n_missing and missing == "error":
         first_missing = int(np.flatnonzero(codes < 0)[0])
         raise DataError(
@@ -283,6 +302,22 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
             "fill them, or set 'missing: own_class' in the policy to make them a class of their own"
         )
     return codes, uniques, n_missing
+
+
+def _code_counts(codes: np.ndarray, n_cat: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(rows per category, missing last; the codes as unsigned indices) of int8/int16 codes.
+
+    pandas keeps fewer than 32,768 categories' codes in int8/int16. Viewed unsigned, a missing
+    value's -1 is the last slot (255 / 65535, beyond any category), so one ``bincount`` gives both
+    the categories in use and the missing count — the passes of widening the codes, marking
+    the used categories and counting the missing ones, in one. (None, None) for wider codes.
+    """
+    kinds = {np.dtype(np.int8): np.uint8, np.dtype(np.int16): np.uint16}
+    unsigned = kinds.get(codes.dtype)
+    if unsigned is None or n_cat >= np.iinfo(codes.dtype).max:
+        return None, None
+    index = codes.view(unsigned)
+    return np.bincount(index, minlength=np.iinfo(unsigned).max + 1), index
 
 
 def _resolve(name: str, attr: Attribute, uniques: np.ndarray, policy: Policy) -> LevelArrays:
