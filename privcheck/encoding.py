@@ -224,6 +224,43 @@ def _value_rank(uniques: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rank, values[order]
 
 
+def _sorted_categories(column: pd.Series, name: str, missing: str) -> tuple | None:
+    """(int32 codes, categories, number missing) straight from a typed column whose categories
+    are already in value order and none blank — or None (then ``_factorize``).
+
+    Categories no row uses are kept: a quasi-identifier's unused value makes no class (the
+    class table counts the combined keys that occur), and keeping it spares a pass over the
+    rows to find it; the codes are only narrowed to int32 (one cheap pass), missing values stay
+    -1. A check groups quasi-identifiers this way; a sensitive column's unused values would
+    change its distribution's support, so it is always ``_factorize``d.
+    """
+    typed = _typed_codes(column)
+    if typed is None:
+        return None
+    codes, categories = typed
+    try:
+        rank, _ = _value_rank(categories)
+    except TypeError:
+        return None
+    if not np.array_equal(rank, np.arange(len(categories))):
+        return None
+    if any(isinstance(u, str) and not u.strip() for u in categories):
+        return None
+    n_missing = int(np.count_nonzero(codes < 0))
+    codes = codes.astype(CODE_DTYPE)
+    if n_missing and missing == "error":
+        _missing_error(codes, name, n_missing)
+    return codes, np.asarray(categories, dtype=object), n_missing
+
+
+def _missing_error(codes: np.ndarray, name: str, n_missing: int) -> None:
+    first_missing = int(np.flatnonzero(codes < 0)[0])
+    raise DataError(
+        f"column {name!r} has {n_missing} missing value(s) (first at row {first_missing}); "
+        "fill them, or set 'missing: own_class' in the policy to make them a class of their own"
+    )
+
+
 def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, np.ndarray, int]:
     """Factorize one column; returns (int32 codes, -1 for missing; uniques; number missing).
 
@@ -296,11 +333,7 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
         codes = remap.take(codes)
         n_missing = int(np.count_nonzero(codes < 0))
     if n_missing and missing == "error":
-        first_missing = int(np.flatnonzero(codes < 0)[0])
-        raise DataError(
-            f"column {name!r} has {n_missing} missing value(s) (first at row {first_missing}); "
-            "fill them, or set 'missing: own_class' in the policy to make them a class of their own"
-        )
+        _missing_error(codes, name, n_missing)
     return codes, uniques, n_missing
 
 
@@ -342,12 +375,17 @@ def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) 
     one that appears nowhere in the hierarchy is still an input error. Generated hierarchies
     (intervals, masking, dates) only group.
     """
-    codes, uniques, n_missing = _factorize(column, name, policy.missing)
+    direct = _sorted_categories(column, name, policy.missing)
+    codes, uniques, n_missing = direct or _factorize(column, name, policy.missing)
     labels = _string_labels(uniques)
     if isinstance(attr.hierarchy, TableHierarchy):
         tree = _resolve(name, attr, uniques, policy)  # also validates the hierarchy itself
         known = {str(v) for level in tree.labels for v in level} | {TOP}  # a set: cheaper
         absent = np.flatnonzero([v not in known for v in labels])  # than a pandas Index here
+        if len(absent) and direct is not None:  # only a value some row holds is an error
+            codes, uniques, n_missing = _factorize(column, name, policy.missing)
+            labels = _string_labels(uniques)
+            absent = np.flatnonzero([v not in known for v in labels])
         if len(absent):
             more = f" (and {len(absent) - 1} more)" if len(absent) > 1 else ""
             raise DataError(
