@@ -41,19 +41,23 @@ def model_result(
     max_violators: int = MAX_VIOLATORS,
     max_records: int = MAX_RECORDS_PER_CLASS,
     details: bool = False,
+    records_of: dict[int, list[int]] | None = None,
 ) -> ModelResult:
     """A model's verdict on a class table, naming its worst violating classes.
 
     With ``details`` the result also carries the figures the HTML report plots (histogram of the
     per-class statistic, sensitive distribution of the worst classes): cheap, class-table only.
+    ``records_of`` gives the listed classes' row numbers when the caller found them already
+    (``check_table`` does, for all its models in one pass over the records).
     """
     bad = np.flatnonzero(~ev.class_ok)
     listed = ev.worst_first(bad, limit=max_violators)
-    records = (
-        table.records_of(listed, cap=max_records)
-        if table.record_class is not None
-        else [[] for _ in listed]
-    )
+    if table.record_class is None:
+        records = [[] for _ in listed]
+    elif records_of is not None:
+        records = [records_of[c] for c in listed.tolist()]
+    else:
+        records = table.records_of(listed, cap=max_records)
     violators = [
         ViolatingClass(
             values=values,
@@ -93,11 +97,26 @@ def check_table(
     details: bool = False,
 ) -> Report:
     """Evaluate every model of ``policy`` on a class table."""
-    results = []
+    evaluations = []
     for config in policy.models:
         started = time.perf_counter()
         (ev,) = evaluate_models(table, [config])
-        results.append(model_result(table, ev, max_violators, details=details))
+        evaluations.append((ev, time.perf_counter() - started))
+    # the row numbers of every model's listed violators in one pass over the records (a pass
+    # per model costs as much as the class count itself on a big typed table)
+    records = None
+    if table.record_class is not None and evaluations:
+        listed = [
+            ev.worst_first(np.flatnonzero(~ev.class_ok), limit=max_violators)
+            for ev, _ in evaluations
+        ]
+        union = np.unique(np.concatenate(listed))
+        found = table.records_of(union, cap=MAX_RECORDS_PER_CLASS)
+        records = dict(zip(union.tolist(), found, strict=True))
+    results = []
+    for (ev, seconds), config in zip(evaluations, policy.models, strict=True):
+        started = time.perf_counter() - seconds
+        results.append(model_result(table, ev, max_violators, details=details, records_of=records))
         log.info(
             "%s %s: %s, value %s (%s) in %.3f s",
             config.model,
