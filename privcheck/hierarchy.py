@@ -182,24 +182,39 @@ def masking_levels(spec: MaskingHierarchy, name: str, values: np.ndarray) -> Lev
     return _levels_from_label_columns(name, columns)
 
 
+def _iso_week(d: pd.Series) -> pd.Series:
+    iso = d.dt.isocalendar()
+    return iso["year"].astype(str) + "-W" + iso["week"].astype(str).str.zfill(2)
+
+
 _DATE_FORMATS = {
+    "week": _iso_week,
     "month": lambda d: d.dt.strftime("%Y-%m"),
     "quarter": lambda d: d.dt.year.astype(str) + "-Q" + d.dt.quarter.astype(str),
     "year": lambda d: d.dt.year.astype(str),
     "decade": lambda d: (d.dt.year // 10 * 10).astype(str) + "s",
     "century": lambda d: (d.dt.year // 100 * 100).astype(str) + "s",
 }
-_DATE_RANK = {"month": 0, "quarter": 1, "year": 2, "decade": 3, "century": 4}
+
+
+def _iso_years(d: pd.Series) -> pd.Series:
+    return d.dt.isocalendar()["year"].astype(np.int64)
+
+
+#: year-based levels above a week: counted in ISO week-numbering years so the levels nest
+_ISO_YEAR_FORMATS = {
+    "year": lambda d: _iso_years(d).astype(str),
+    "decade": lambda d: (_iso_years(d) // 10 * 10).astype(str) + "s",
+    "century": lambda d: (_iso_years(d) // 100 * 100).astype(str) + "s",
+}
 
 
 def date_levels(spec: DatesHierarchy, name: str, values: np.ndarray) -> LevelArrays:
-    """Calendar generalization: day → month → year → decade (whichever levels the spec lists)."""
-    ranks = [_DATE_RANK[lv] for lv in spec.levels]
-    if ranks != sorted(set(ranks)):
-        raise PolicyError(
-            f"dates hierarchy of {name!r}: levels {spec.levels} must go from fine to coarse "
-            "without repeats (month, quarter, year, decade, century)"
-        )
+    """Calendar generalization: day → (ISO week →) month → year → decade (the levels listed).
+
+    The level order is checked when the policy is loaded (`DatesHierarchy`). After an ISO week
+    the year-based levels use the ISO week-numbering year, so that each week has one parent.
+    """
     raw = pd.Series(np.asarray(values, dtype=object))
     try:
         parsed = pd.to_datetime(raw.astype(str), format=spec.format or "ISO8601")
@@ -208,9 +223,10 @@ def date_levels(spec: DatesHierarchy, name: str, values: np.ndarray) -> LevelArr
             f"column {name!r} has a value that is not a date ({exc}); fix the value or set the "
             "hierarchy's 'format'"
         ) from None
+    formats = {**_DATE_FORMATS, **_ISO_YEAR_FORMATS} if "week" in spec.levels else _DATE_FORMATS
     columns = [np.asarray(values, dtype=object)]
     for lv in spec.levels:
-        columns.append(np.asarray(_DATE_FORMATS[lv](parsed), dtype=object))
+        columns.append(np.asarray(formats[lv](parsed), dtype=object))
     if spec.top:
         columns.append(np.full(len(raw), TOP, dtype=object))
     return _levels_from_label_columns(name, columns)
@@ -247,7 +263,8 @@ def natural_order(values: np.ndarray) -> np.ndarray:
     strings compared with their digit runs as numbers ('3K' < '11K')."""
     num = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce")
     if len(values) and not num.isna().any():
-        order = np.argsort(num.to_numpy(dtype=float), kind="stable")
+        # integers are ordered as integers: beyond 2^53 floats would tie distinct values
+        order = np.argsort(num.to_numpy(), kind="stable")
     else:
         order = np.array(
             sorted(range(len(values)), key=lambda i: _natural_key(values[i])), dtype=np.int64

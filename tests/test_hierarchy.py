@@ -13,7 +13,13 @@ from privcheck.hierarchy import (
     natural_order,
     table_levels,
 )
-from privcheck.policy import DatesHierarchy, IntervalsHierarchy, MaskingHierarchy, TableHierarchy
+from privcheck.policy import (
+    DatesHierarchy,
+    IntervalsHierarchy,
+    MaskingHierarchy,
+    TableHierarchy,
+    parse_policy,
+)
 from tests.conftest import ADULT, EXAMPLES
 
 
@@ -63,8 +69,18 @@ def test_dates_day_month_year_decade():
     lv = date_levels(DatesHierarchy(), "dob", np.array(["1987-03-14", "1989-11-02"], object))
     assert labels_of(lv, 0) == ["1987-03-14", "1987-03", "1987", "1980s", "*"]
     assert lv.maps[3][0] == lv.maps[3][1]
+    # refused at policy load (before any data is read)
     with pytest.raises(PolicyError, match="fine to coarse"):
-        date_levels(DatesHierarchy(levels=["year", "month"]), "dob", np.array(["2020-01-01"]))
+        parse_policy(
+            {
+                "attributes": {
+                    "dob": {
+                        "role": "quasi_identifier",
+                        "hierarchy": {"type": "dates", "levels": ["year", "month"]},
+                    }
+                }
+            }
+        )
     with pytest.raises(DataError, match="not a date"):
         date_levels(DatesHierarchy(), "dob", np.array(["yesterday"], object))
 
