@@ -50,6 +50,7 @@ from privcheck.masking import (
     rank_swap,
 )
 from privcheck.masking.result import MaskingResult
+from privcheck.metrics.information_loss import information_loss
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport, Report
 
@@ -109,8 +110,15 @@ class MaskingAnonymizer(Anonymizer):
         mask_seed, order_seed, attack_seed = np.random.SeedSequence(seed).spawn(3)
         result = self.mask(original, k, np.random.default_rng(mask_seed))
         self.verify(original, result)
+        released = released_values(original, result)
         release = build_release(
-            data, policy, original, result.masked, keep_order, np.random.default_rng(order_seed)
+            data,
+            policy,
+            original,
+            result.masked,
+            keep_order,
+            np.random.default_rng(order_seed),
+            result.integers,
         )
         check = check_release(release, policy)
         notes = self.notes(check, result)
@@ -120,7 +128,7 @@ class MaskingAnonymizer(Anonymizer):
             exposure = measure_exposure(
                 attack,
                 original,
-                _as_frame(result.masked, qis),
+                released,
                 policy.exposure_threshold,
                 np.random.default_rng(attack_seed),
             )
@@ -142,7 +150,11 @@ class MaskingAnonymizer(Anonymizer):
             n_released_rows=len(release),
             removed_columns=removed_columns(data, policy),
             check=check,
-            information_loss=result.information_loss.model_dump(),
+            information_loss=information_loss(
+                original.to_numpy(dtype=np.float64), released.to_numpy(dtype=np.float64)
+            ).model_dump()
+            if result.integers
+            else result.information_loss.model_dump(),
             guarantee=self.guarantee(result, qis),
             notes=notes,
             exposure=exposure,
@@ -228,9 +240,7 @@ def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str
             num = pd.to_numeric(s, errors="coerce")
             wrong = num.isna() & s.notna()
             if not wrong.any():
-                values = num.to_numpy(dtype=np.float64, na_value=np.nan)
-                whole = np.isfinite(values).all() and np.all(values == np.round(values))
-                out[name] = values.astype(np.int64) if whole else values
+                out[name] = _exact_numbers(num, name, algorithm)
                 continue
             bad = s[wrong].iloc[0]
         raise DataError(
@@ -241,6 +251,28 @@ def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str
     return pd.DataFrame(out, columns=qis)
 
 
+def _exact_numbers(num: pd.Series, name: str, algorithm: str) -> np.ndarray:
+    """Parsed numbers as int64 when every value is an integer (parsed exactly, not through
+    float64, which holds integers only up to 2^53), else float64."""
+    if pd.api.types.is_integer_dtype(num):
+        if num.dtype.kind == "u" and len(num) and num.max() > np.iinfo(np.int64).max:
+            raise DataError(
+                f"quasi-identifier {name!r} has integers above 9223372036854775807, which "
+                f"{algorithm} cannot compute with exactly; shift or rescale the column first"
+            )
+        return num.to_numpy(dtype=np.int64)
+    if num.dtype == object:  # integers beyond 64 bits (floats would have parsed as float64)
+        raise DataError(
+            f"quasi-identifier {name!r} has integers beyond the 64-bit range, which {algorithm} "
+            "cannot compute with exactly; shift or rescale the column first"
+        )
+    values = num.to_numpy(dtype=np.float64, na_value=np.nan)
+    whole = np.isfinite(values).all() and np.all(values == np.round(values))
+    if whole and np.all(np.abs(values) < 2.0**53):  # "3.0": an integer written as a float
+        return values.astype(np.int64)
+    return values
+
+
 def build_release(
     data: pd.DataFrame,
     policy: Policy,
@@ -248,24 +280,36 @@ def build_release(
     masked: pd.DataFrame,
     keep_order: bool,
     rng: np.random.Generator,
+    integers: dict | None = None,
 ) -> pd.DataFrame:
     """Identifiers and unlisted columns removed, quasi-identifiers masked, rows shuffled.
 
-    A masked integer column whose values are all still integers (rank swapping, or a median of
-    integers that happens to be whole) keeps its integer dtype, so a swap stays a permutation of
-    the original values in the written file too.
+    An integer column is released as integers: the method's exact integer output
+    (``integers``: a swap's permutation, a mean rounded half to even, value + rounded noise), so
+    a swap stays a permutation of the original values in the written file too.
     """
+    integers = integers or {}
     drop = set(removed_columns(data, policy))
     columns = [c for c in data.columns if c not in drop]
     out = pd.DataFrame({c: data[c].to_numpy() for c in columns}, columns=columns)
     for c in original.columns:
-        values = masked[c].to_numpy()
-        if pd.api.types.is_integer_dtype(original[c]) and np.all(values == np.round(values)):
-            values = values.astype(original[c].dtype)
-        out[c] = values
+        out[c] = integers[c] if c in integers else masked[c].to_numpy()
     if keep_order:
         return out
     return out.iloc[rng.permutation(len(out))].reset_index(drop=True)
+
+
+def released_values(original: pd.DataFrame, result: MaskingResult) -> pd.DataFrame:
+    """The masked quasi-identifiers as released: an integer column's exact integers (a mean
+    rounded half to even) in place of the method's real-valued output."""
+    qis = list(original.columns)
+    masked = _as_frame(result.masked, qis)
+    if not result.integers:
+        return masked
+    return pd.DataFrame(
+        {c: result.integers[c] if c in result.integers else masked[c].to_numpy() for c in qis},
+        columns=qis,
+    )
 
 
 def _as_frame(masked: pd.DataFrame | np.ndarray, columns: list[str]) -> pd.DataFrame:

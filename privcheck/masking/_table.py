@@ -9,12 +9,13 @@ non-numeric column and a missing value are `DataError`s, never silently coerced 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.masking.exact import as_int64
 
 Data = pd.DataFrame | np.ndarray
 
@@ -24,11 +25,19 @@ class NumericTable:
     """The numeric columns to mask, as one float64 matrix, plus how to put them back.
 
     ``values`` is a fresh C-contiguous float64 copy (n × p), so algorithms may use it freely.
+    ``exact[j]`` is column j's values as int64 when it is an integer column (else None): float64
+    holds integers exactly only up to 2^53, so the methods compute an integer column's released
+    values from these (see `privcheck.masking.exact`).
     """
 
     source: Data
     columns: list[Hashable]
     values: np.ndarray
+    exact: list[np.ndarray | None] = field(default_factory=list)
+
+    def integer_columns(self) -> list[int]:
+        """Positions of the integer columns (their values are released as exact integers)."""
+        return [j for j, e in enumerate(self.exact) if e is not None]
 
     @property
     def n(self) -> int:
@@ -44,14 +53,26 @@ class NumericTable:
             "name only columns that are being masked"
         )
 
-    def rebuild(self, masked: np.ndarray) -> Data:
-        """The source with the masked columns replaced by ``masked`` (n × p), other columns kept."""
+    def rebuild(self, masked: np.ndarray, integers: dict[int, np.ndarray] | None = None) -> Data:
+        """The source with the masked columns replaced by ``masked`` (n × p), other columns kept.
+
+        ``integers`` (column position → int64 values) replaces a column exactly where the method's
+        output is an integer one (a swap is a permutation of the column): those stay integers.
+        """
+        integers = integers or {}
         if isinstance(self.source, pd.DataFrame):
             out = self.source.copy()
             for j, c in enumerate(self.columns):
-                out[c] = masked[:, j]
+                out[c] = integers[j] if j in integers else masked[:, j]
             return out
         src = np.asarray(self.source)
+        if len(integers) == len(self.columns) and src.dtype.kind in "iu":
+            stacked = np.column_stack([integers[j] for j in range(len(self.columns))])
+            if src.ndim == 1:
+                return stacked[:, 0].copy()
+            out = src.astype(np.result_type(src.dtype, stacked.dtype), copy=True)
+            out[:, self.columns] = stacked
+            return out
         if src.ndim == 1:
             return masked[:, 0].copy()
         out = src.astype(np.result_type(src.dtype, masked.dtype), copy=True)
@@ -76,7 +97,7 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
             )
         if len(set(cols)) != len(cols):
             raise PolicyError(f"columns {cols} name a column twice; list each column once")
-        mats = []
+        mats, exact = [], []
         for c in cols:
             s = data[c]
             if not pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
@@ -85,6 +106,8 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
                     "convert it or leave it out of the masked columns"
                 )
             mats.append(s.to_numpy(dtype=np.float64, na_value=np.nan))
+            integer = pd.api.types.is_integer_dtype(s) and not s.isna().any()
+            exact.append(as_int64(s.to_numpy(), c) if integer else None)
         values = np.ascontiguousarray(np.column_stack(mats)) if mats else np.empty((0, 0))
     elif isinstance(data, np.ndarray):
         arr = data
@@ -108,6 +131,7 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
             if len(set(cols)) != len(cols):
                 raise PolicyError(f"columns {cols} name a column twice; list each column once")
         values = np.array(arr[:, cols], dtype=np.float64, order="C")
+        exact = [as_int64(arr[:, c], c) if arr.dtype.kind in "iu" else None for c in cols]
     else:
         raise DataError(f"expected a pandas DataFrame or a numpy array; got {type(data).__name__}")
     if values.shape[0] == 0:
@@ -121,7 +145,7 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
             f"column {cols[j]!r} has {len(rows)} missing or infinite value(s) (rows {shown}); "
             "impute or drop them before masking"
         )
-    return NumericTable(source=data, columns=cols, values=values)
+    return NumericTable(source=data, columns=cols, values=values, exact=exact)
 
 
 def check_k(k: object, n: int, *, name: str = "k") -> int:

@@ -54,6 +54,7 @@ from threadpoolctl import threadpool_limits
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking._table import Data, NumericTable, check_k, numeric_table, standardize
+from privcheck.masking.exact import group_means
 from privcheck.masking.result import MaskingResult
 from privcheck.metrics.information_loss import information_loss
 
@@ -364,6 +365,25 @@ def aggregate_groups(values: np.ndarray, labels: np.ndarray, how: Aggregate) -> 
     return out
 
 
+def exact_means(
+    table: NumericTable,
+    cols: Sequence[int],
+    labels: np.ndarray,
+    how: Aggregate,
+    masked: np.ndarray,
+    integers: dict[int, np.ndarray],
+) -> None:
+    """Recompute the group means (medians) of the integer columns among ``cols`` exactly.
+
+    ``masked`` gets the float64 mean correctly rounded from the exact sum (float sums of values
+    beyond 2^53 are off, and may overflow); ``integers`` the released integer: the exact mean
+    rounded half to even (see `privcheck.masking.exact`).
+    """
+    for j in cols:
+        if j < len(table.exact) and table.exact[j] is not None:
+            integers[j], masked[:, j] = group_means(table.exact[j], labels, how)
+
+
 def _attribute_groups(
     table: NumericTable, attribute_groups: Sequence[Sequence[Hashable]] | None
 ) -> list[list[int]]:
@@ -402,6 +422,7 @@ def _microaggregate(
     positions = _attribute_groups(table, attribute_groups)
     masked = table.values.copy()
     labels_per_group = []
+    integers: dict[int, np.ndarray] = {}
     for cols in positions:
         z = standardize(table.values[:, cols])
         if block_size is None:
@@ -409,6 +430,7 @@ def _microaggregate(
         else:
             labels = mdav_partitioned_groups(z, k, block_size)
         masked[:, cols] = aggregate_groups(table.values[:, cols], labels, aggregate)
+        exact_means(table, cols, labels, aggregate, masked, integers)
         labels_per_group.append(labels)
     params: dict[str, object] = {
         "k": k,
@@ -425,6 +447,7 @@ def _microaggregate(
         masked=table.rebuild(masked),
         information_loss=information_loss(table.values, masked),
         groups=tuple(labels_per_group),
+        integers={table.columns[j]: v for j, v in integers.items()},
     )
 
 
