@@ -143,23 +143,62 @@ def _number_label(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
+def _whole(v: float) -> bool:
+    return isinstance(v, int) or float(v).is_integer()
+
+
+def _integer_values(values: np.ndarray) -> np.ndarray | None:
+    """The values as exact Python ints (object array) when every one is an integer, else None.
+
+    Parsed as integers, never through float64, which holds integers exactly only up to 2^53.
+    """
+    num = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce")
+    if len(num) and pd.api.types.is_integer_dtype(num):
+        return num.to_numpy().astype(object)
+    if len(num) and num.dtype == object:  # beyond 64 bits: parse each as a Python int
+        try:
+            return np.array([int(str(v)) for v in values], dtype=object)
+        except ValueError:
+            return None
+    return None
+
+
 def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> LevelArrays:
-    """Bins of growing width over the distinct numeric ``values`` (the ground domain)."""
-    x = _as_numbers(values, name, "an intervals hierarchy")
-    integral = bool(np.all(np.mod(x, 1) == 0)) and all(float(w).is_integer() for w in spec.widths)
+    """Bins of growing width over the distinct numeric ``values`` (the ground domain).
+
+    Integer values with whole-number widths and origin are binned in exact integer arithmetic
+    (labels such as ``1152921504606846976-1152921504606846985``); other numbers in float64, which
+    is refused for integers beyond 2^53 that it could not bound exactly.
+    """
+    ints = _integer_values(values)
+    exact = ints is not None and _whole(spec.origin) and all(_whole(w) for w in spec.widths)
     columns = [np.asarray(values, dtype=object)]
-    for w in spec.widths:
-        lo = spec.origin + np.floor((x - spec.origin) / w) * w
-        hi = lo + w
-        if integral:
-            lab = [
-                f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in zip(lo, hi, strict=True)
-            ]
-        else:
-            lab = [f"[{_number_label(a)}, {_number_label(b)})" for a, b in zip(lo, hi, strict=True)]
-        columns.append(np.asarray(lab, dtype=object))
+    if exact:
+        origin = int(spec.origin)
+        for width in spec.widths:
+            w = int(width)
+            lo = origin + (ints - origin) // w * w
+            columns.append(np.array([f"{a}-{a + w - 1}" for a in lo], dtype=object))
+    else:
+        x = _as_numbers(values, name, "an intervals hierarchy")
+        if ints is not None and np.any(np.abs(x) > 2.0**53):
+            raise DataError(
+                f"column {name!r} holds integers beyond 2^53, which an intervals hierarchy with "
+                "a fractional width or origin cannot bound exactly; use whole-number widths and "
+                "origin"
+            )
+        integral = bool(np.all(np.mod(x, 1) == 0)) and all(_whole(w) for w in spec.widths)
+        for w in spec.widths:
+            lo = spec.origin + np.floor((x - spec.origin) / w) * w
+            hi = lo + w
+            pairs = zip(lo, hi, strict=True)
+            if integral:
+                lab = [f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in pairs]
+            else:
+                lab = [f"[{_number_label(a)}, {_number_label(b)})" for a, b in pairs]
+            columns.append(np.asarray(lab, dtype=object))
     if spec.top:
-        columns.append(np.full(len(x), TOP, dtype=object))
+        columns.append(np.full(len(values), TOP, dtype=object))
     return _levels_from_label_columns(name, columns)
 
 

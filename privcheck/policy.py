@@ -71,19 +71,25 @@ class IntervalsHierarchy(_Strict):
     """
 
     type: Literal["intervals"] = "intervals"
-    widths: list[float] = Field(..., min_length=1, description="Bin width per level, e.g. [5, 10]")
-    origin: float = Field(0.0, description="Bins are [origin + i·w, origin + (i+1)·w)")
+    widths: list[int | float] = Field(
+        ..., min_length=1, description="Bin width per level, e.g. [5, 10]"
+    )
+    origin: int | float = Field(0, description="Bins are [origin + i·w, origin + (i+1)·w)")
     top: bool = Field(True, description="Add a last level where every value becomes '*'")
 
     @field_validator("widths")
     @classmethod
-    def _nested(cls, widths: list[float]) -> list[float]:
+    def _nested(cls, widths: list[int | float]) -> list[int | float]:
         for w in widths:
-            if w <= 0:
-                raise ValueError(f"interval widths must be positive; got {w}")
+            if not w > 0 or w == float("inf"):
+                raise ValueError(f"interval widths must be positive and finite; got {w}")
         for lo, hi in itertools.pairwise(widths):
-            ratio = hi / lo
-            if abs(ratio - round(ratio)) > 1e-9 or round(ratio) < 1:
+            if isinstance(lo, int) and isinstance(hi, int):  # exact: no float ratio
+                nested = hi % lo == 0
+            else:
+                ratio = hi / lo
+                nested = abs(ratio - round(ratio)) <= 1e-9 and round(ratio) >= 1
+            if not nested:
                 raise ValueError(
                     f"interval width {hi} is not a multiple of {lo}: the levels would not form "
                     "a tree; use widths that divide each other, e.g. [5, 10, 20]"
