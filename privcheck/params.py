@@ -10,12 +10,15 @@ Python's truthiness would have read it as true.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
 
 from privcheck.errors import PolicyError
 from privcheck.limits import as_bool, check_integers, load_yaml
+
+_EXPONENT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+")
 
 
 def parse_params(items: list[str] | None) -> dict[str, Any]:
@@ -32,6 +35,8 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
             value = load_yaml(raw) if raw.strip() else ""
         except yaml.YAMLError:
             value = raw
+        if isinstance(value, str) and _EXPONENT.fullmatch(value.strip()):
+            value = float(value)  # YAML 1.1 reads 1e-6 (no dot) as text; it is a number
         check_integers(value, f"--param {key}")
         params[key.replace("-", "_")] = value
     return params
