@@ -147,20 +147,24 @@ def _whole(v: float) -> bool:
     return isinstance(v, int) or float(v).is_integer()
 
 
-def _integer_values(values: np.ndarray) -> np.ndarray | None:
+def _integer_values(values: np.ndarray, name: str) -> np.ndarray | None:
     """The values as exact Python ints (object array) when every one is an integer, else None.
 
-    Parsed as integers, never through float64, which holds integers exactly only up to 2^53.
+    Parsed as integers of any size, never through float64, which holds integers exactly only up
+    to 2^53 (one pass over the distinct values, as the labels are).
     """
-    num = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce")
-    if len(num) and pd.api.types.is_integer_dtype(num):
-        return num.to_numpy().astype(object)
-    if len(num) and num.dtype == object:  # beyond 64 bits: parse each as a Python int
-        try:
-            return np.array([int(str(v)) for v in values], dtype=object)
-        except ValueError:
-            return None
-    return None
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu":
+        return arr.astype(object)
+    text = pd.Series(arr.astype(object)).astype(str).str.strip()
+    if not len(text) or not text.str.fullmatch(r"[+-]?\d+").all():
+        return None
+    if text.str.len().max() > 1000:
+        raise DataError(
+            f"column {name!r} holds an integer of more than 1000 digits; an intervals hierarchy "
+            "needs numbers it can bin: fix the value or use a table hierarchy"
+        )
+    return np.array([int(t) for t in text], dtype=object)
 
 
 def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> LevelArrays:
@@ -170,7 +174,7 @@ def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> 
     (labels such as ``1152921504606846976-1152921504606846985``); other numbers in float64, which
     is refused for integers beyond 2^53 that it could not bound exactly.
     """
-    ints = _integer_values(values)
+    ints = _integer_values(values, name)
     exact = ints is not None and _whole(spec.origin) and all(_whole(w) for w in spec.widths)
     columns = [np.asarray(values, dtype=object)]
     if exact:

@@ -240,7 +240,7 @@ def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str
             num = pd.to_numeric(s, errors="coerce")
             wrong = num.isna() & s.notna()
             if not wrong.any():
-                out[name] = _exact_numbers(num, name, algorithm)
+                out[name] = _exact_numbers(num, s, name, algorithm)
                 continue
             bad = s[wrong].iloc[0]
         raise DataError(
@@ -251,9 +251,10 @@ def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str
     return pd.DataFrame(out, columns=qis)
 
 
-def _exact_numbers(num: pd.Series, name: str, algorithm: str) -> np.ndarray:
+def _exact_numbers(num: pd.Series, text: pd.Series, name: str, algorithm: str) -> np.ndarray:
     """Parsed numbers as int64 when every value is an integer (parsed exactly, not through
-    float64, which holds integers only up to 2^53), else float64."""
+    float64, which holds integers only up to 2^53), else float64. ``text`` is the column as
+    read: integers beyond 64 bits parse as floats, and are refused rather than rounded."""
     if pd.api.types.is_integer_dtype(num):
         if num.dtype.kind == "u" and len(num) and num.max() > np.iinfo(np.int64).max:
             raise DataError(
@@ -267,6 +268,12 @@ def _exact_numbers(num: pd.Series, name: str, algorithm: str) -> np.ndarray:
             "cannot compute with exactly; shift or rescale the column first"
         )
     values = num.to_numpy(dtype=np.float64, na_value=np.nan)
+    big = np.abs(values) >= 2.0**63
+    if big.any() and text.astype(str).str.strip().str.fullmatch(r"[+-]?\d+")[big].any():
+        raise DataError(
+            f"quasi-identifier {name!r} has integers beyond the 64-bit range, which {algorithm} "
+            "cannot compute with exactly; shift or rescale the column first"
+        )
     whole = np.isfinite(values).all() and np.all(values == np.round(values))
     if whole and np.all(np.abs(values) < 2.0**53):  # "3.0": an integer written as a float
         return values.astype(np.int64)
