@@ -125,3 +125,19 @@ def test_cli_refusals_are_one_line_and_write_nothing(tmp_path):
     jbig.write_text(as_json.replace('"k": 2', f'"k": {HUGE}'))
     assert "models[0].k is out of range" in one_line_exit_2(run_cli("check", data, "-p", jbig))
     assert not out.exists()
+
+
+def test_graph_and_attack_booleans_take_only_boolean_spellings(tmp_path):
+    from privcheck.graph.policy_anonymize import anonymize_graph_file
+    from privcheck.plugins import risk_registry
+
+    with pytest.raises(PolicyError, match="deletions must be true or false"):
+        anonymize_graph_file(tmp_path / "g.csv", {}, tmp_path / "o.csv", deletions="maybe")
+    measure = risk_registry()["learned-owa"]
+    params = {"seed_with_weighted_mean": "no"}
+    measure.check_params(params)
+    assert params == {"seed_with_weighted_mean": False}
+    with pytest.raises(PolicyError, match="seed_with_weighted_mean must be true or false"):
+        measure.check_params({"seed_with_weighted_mean": "maybe"})
+    with pytest.raises(PolicyError, match="is out of range"):
+        measure.check_params({"seed_with_weighted_mean": 2**64})
