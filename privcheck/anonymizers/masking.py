@@ -13,6 +13,11 @@ What each method guarantees differs, and the report says which (``guarantee``):
 * ``optimal-univariate`` makes each quasi-identifier k-anonymous on its own, not their combination.
 * ``fuzzy-microaggregation``, the rank swaps and ``noise`` guarantee no k-anonymity at all.
 
+Integer columns are released as exact integers (`privcheck.masking.exact`): a swap permutes the
+int64 values, a microaggregated mean is the exact group mean rounded half to even, noise is
+rounded to an integer; a column no method could handle exactly (integers beyond 64 bits) is
+refused naming it.
+
 Models a method does not enforce are still checked: their verdict is reported (and the command
 exits 1 when the release fails the policy) instead of raising — the release exists and an
 sdcMicro user judges it by its risk measures, not by a k-anonymity it never claimed.

@@ -9,6 +9,10 @@ Var and Σ are sample moments (ddof = 1) of the original file. ``a`` > 0 is the 
 fraction of the variance (a = 0.1 adds noise with 10 % of each attribute's variance). The
 correlated noise is drawn through an eigendecomposition of Σ, so a singular Σ (collinear or
 constant attributes) is fine.
+
+An integer column gets integer noise: x' = x + round_half_even(ε), in exact int64 arithmetic
+(float64 would round values beyond 2^53); noise that would carry a value out of the int64 range is
+refused, naming the column.
 """
 
 from __future__ import annotations
