@@ -54,6 +54,7 @@ from privcheck.masking import (
     optimal_univariate,
     rank_swap,
 )
+from privcheck.masking.exact import even_offset, shifted_floats
 from privcheck.masking.result import MaskingResult
 from privcheck.metrics.information_loss import information_loss
 from privcheck.policy import Policy
@@ -116,6 +117,8 @@ class MaskingAnonymizer(Anonymizer):
         result = self.mask(original, k, np.random.default_rng(mask_seed))
         self.verify(original, result)
         released = released_values(original, result)
+        # floats relative to each integer column's offset: values near 2^60 stay distinguishable
+        original_f, released_f = float_frames(original, released)
         release = build_release(
             data,
             policy,
@@ -132,8 +135,8 @@ class MaskingAnonymizer(Anonymizer):
         if attack is not None:
             exposure = measure_exposure(
                 attack,
-                original,
-                released,
+                original_f,
+                released_f,
                 policy.exposure_threshold,
                 np.random.default_rng(attack_seed),
             )
@@ -155,9 +158,7 @@ class MaskingAnonymizer(Anonymizer):
             n_released_rows=len(release),
             removed_columns=removed_columns(data, policy),
             check=check,
-            information_loss=information_loss(
-                original.to_numpy(dtype=np.float64), released.to_numpy(dtype=np.float64)
-            ).model_dump()
+            information_loss=information_loss(original_f, released_f).model_dump()
             if result.integers
             else result.information_loss.model_dump(),
             guarantee=self.guarantee(result, qis),
@@ -322,6 +323,26 @@ def released_values(original: pd.DataFrame, result: MaskingResult) -> pd.DataFra
         {c: result.integers[c] if c in result.integers else masked[c].to_numpy() for c in qis},
         columns=qis,
     )
+
+
+def float_frames(
+    original: pd.DataFrame, released: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Both frames as float64, each integer column minus the same even offset (subtracted in
+    int64, see `privcheck.masking.exact.even_offset`): the measures and attacks run on them are
+    shift-invariant, and floats would otherwise merge integers near 2^60 that differ by < 256."""
+    orig, rel = {}, {}
+    for c in original.columns:
+        if pd.api.types.is_integer_dtype(original[c]) and pd.api.types.is_integer_dtype(
+            released[c]
+        ):
+            offset = even_offset(original[c].to_numpy(dtype=np.int64))
+            orig[c] = shifted_floats(original[c].to_numpy(dtype=np.int64), offset)
+            rel[c] = shifted_floats(released[c].to_numpy(dtype=np.int64), offset)
+        else:
+            orig[c] = original[c].to_numpy(dtype=np.float64)
+            rel[c] = released[c].to_numpy(dtype=np.float64)
+    return pd.DataFrame(orig, columns=original.columns), pd.DataFrame(rel, columns=original.columns)
 
 
 def _as_frame(masked: pd.DataFrame | np.ndarray, columns: list[str]) -> pd.DataFrame:

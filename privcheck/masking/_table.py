@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.masking.exact import as_int64
+from privcheck.masking.exact import as_int64, even_offset, shifted_floats
 
 Data = pd.DataFrame | np.ndarray
 
@@ -34,6 +34,10 @@ class NumericTable:
     columns: list[Hashable]
     values: np.ndarray
     exact: list[np.ndarray | None] = field(default_factory=list)
+    #: per column, the even integer subtracted (exactly) before an integer column's conversion to
+    #: ``values``: floats see differences near 2^60 that they would otherwise round away. Every
+    #: method and measure used on ``values`` is shift-invariant; released values add it back.
+    offsets: list[int] = field(default_factory=list)
 
     def integer_columns(self) -> list[int]:
         """Positions of the integer columns (their values are released as exact integers)."""
@@ -53,13 +57,33 @@ class NumericTable:
             "name only columns that are being masked"
         )
 
-    def rebuild(self, masked: np.ndarray, integers: dict[int, np.ndarray] | None = None) -> Data:
+    def offset(self, j: int) -> int:
+        return self.offsets[j] if j < len(self.offsets) else 0
+
+    def shifted(self, j: int, ints: np.ndarray) -> np.ndarray:
+        """Integer values of column j in the frame of ``values`` (minus its offset), as floats."""
+        return shifted_floats(ints, self.offset(j))
+
+    def rebuild(
+        self,
+        masked: np.ndarray,
+        integers: dict[int, np.ndarray] | None = None,
+        absolute: dict[int, np.ndarray] | None = None,
+    ) -> Data:
         """The source with the masked columns replaced by ``masked`` (n × p), other columns kept.
 
         ``integers`` (column position → int64 values) replaces a column exactly where the method's
         output is an integer one (a swap is a permutation of the column): those stay integers.
+        ``absolute`` gives an integer column's real-valued output (a mean) without the offset;
+        any other column of ``masked`` gets its offset added back.
         """
         integers = integers or {}
+        masked = masked.copy()
+        for j in range(len(self.columns)):
+            if absolute and j in absolute:
+                masked[:, j] = absolute[j]
+            elif self.offset(j):
+                masked[:, j] = masked[:, j] + float(self.offset(j))
         if isinstance(self.source, pd.DataFrame):
             out = self.source.copy()
             for j, c in enumerate(self.columns):
@@ -97,7 +121,7 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
             )
         if len(set(cols)) != len(cols):
             raise PolicyError(f"columns {cols} name a column twice; list each column once")
-        mats, exact = [], []
+        mats, exact, offsets = [], [], []
         for c in cols:
             s = data[c]
             if not pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
@@ -105,9 +129,14 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
                     f"column {c!r} is not numeric (dtype {s.dtype}); masking needs numbers: "
                     "convert it or leave it out of the masked columns"
                 )
-            mats.append(s.to_numpy(dtype=np.float64, na_value=np.nan))
             integer = pd.api.types.is_integer_dtype(s) and not s.isna().any()
             exact.append(as_int64(s.to_numpy(), c) if integer else None)
+            if integer:
+                offsets.append(even_offset(exact[-1]))
+                mats.append(shifted_floats(exact[-1], offsets[-1]))
+            else:
+                offsets.append(0)
+                mats.append(s.to_numpy(dtype=np.float64, na_value=np.nan))
         values = np.ascontiguousarray(np.column_stack(mats)) if mats else np.empty((0, 0))
     elif isinstance(data, np.ndarray):
         arr = data
@@ -130,8 +159,12 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
                 )
             if len(set(cols)) != len(cols):
                 raise PolicyError(f"columns {cols} name a column twice; list each column once")
-        values = np.array(arr[:, cols], dtype=np.float64, order="C")
         exact = [as_int64(arr[:, c], c) if arr.dtype.kind in "iu" else None for c in cols]
+        offsets = [0 if e is None else even_offset(e) for e in exact]
+        values = np.array(arr[:, cols], dtype=np.float64, order="C")
+        for j, e in enumerate(exact):
+            if e is not None:
+                values[:, j] = shifted_floats(e, offsets[j])
     else:
         raise DataError(f"expected a pandas DataFrame or a numpy array; got {type(data).__name__}")
     if values.shape[0] == 0:
@@ -145,7 +178,7 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
             f"column {cols[j]!r} has {len(rows)} missing or infinite value(s) (rows {shown}); "
             "impute or drop them before masking"
         )
-    return NumericTable(source=data, columns=cols, values=values, exact=exact)
+    return NumericTable(source=data, columns=cols, values=values, exact=exact, offsets=offsets)
 
 
 def check_k(k: object, n: int, *, name: str = "k") -> int:

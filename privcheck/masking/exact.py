@@ -132,12 +132,44 @@ def to_float(q: np.ndarray, r: np.ndarray, m: np.ndarray) -> np.ndarray:
     return np.where(neg, -out, out)
 
 
-def group_means(x: np.ndarray, labels: np.ndarray, how: str) -> tuple[np.ndarray, np.ndarray]:
-    """Per-row group mean (or median) of int64 ``x``: (integer release, float64 value).
+def even_offset(x: np.ndarray) -> int:
+    """An even integer near the middle of int64 ``x``, for computing in floats relative to it.
 
-    The integer release is the exact mean (median) rounded half to even; the float is the exact
-    value correctly rounded. The median of an even-sized group is the mean of its two middle
-    values, computed as ``lo + (hi − lo)/2`` with the difference in uint64 (no overflow).
+    Values near 2^60 that differ by less than 256 are all the same float64; ``x − offset`` is
+    exact in int64 and small, so the float methods (distances, z-scores, information loss) see
+    the differences. 0 when every value is exact in float64 (|x| ≤ 2^53: ordinary data is
+    computed with as it is) or when the column spans more than 2^62 (not collapsed in floats
+    anyway, and the shift could wrap).
+    """
+    if not len(x):
+        return 0
+    lo, hi = int(x.min()), int(x.max())
+    if max(-lo, hi) <= 2**53 or hi - lo > 2**62:
+        return 0
+    return (lo + (hi - lo) // 2) & ~1
+
+
+def shifted_floats(x: np.ndarray, offset: int) -> np.ndarray:
+    """float64 of ``x − offset``, subtracted in exact integers before the conversion."""
+    x = np.asarray(x, dtype=np.int64)
+    if offset == 0:
+        return x.astype(np.float64)
+    info = np.iinfo(np.int64)
+    if (offset > 0 and x.min() < info.min + offset) or (offset < 0 and x.max() > info.max + offset):
+        return x.astype(np.float64) - float(offset)  # pragma: no cover - far outside the range
+    return (x - np.int64(offset)).astype(np.float64)
+
+
+def group_means(
+    x: np.ndarray, labels: np.ndarray, how: str, offset: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-row group mean (or median) of int64 ``x``: (integer release, float64 value, float64
+    value minus ``offset``), all from the one exact rational.
+
+    The integer release is the exact mean (median) rounded half to even; the floats are the
+    exact values correctly rounded. The median of an even-sized group is the mean of its two
+    middle values, computed as ``lo + (hi − lo)/2`` with the difference in uint64 (no overflow).
+    ``offset`` is the column's `even_offset` (with 0 the third value is the second).
     """
     _, inv = np.unique(labels, return_inverse=True)
     inv = inv.reshape(-1)
@@ -155,7 +187,10 @@ def group_means(x: np.ndarray, labels: np.ndarray, how: str) -> tuple[np.ndarray
             q = lo + (diff >> np.uint64(1)).astype(np.int64)
         r = (diff & np.uint64(1)).astype(np.int64)
         m = np.full(q.shape, 2, dtype=np.int64)
-    return round_half_even(q, r, m)[inv], to_float(q, r, m)[inv]
+    absolute = to_float(q, r, m)[inv]
+    # the floor of a mean minus a mid-range offset fits in int64
+    centred = absolute if offset == 0 else to_float(q - np.int64(offset), r, m)[inv]
+    return round_half_even(q, r, m)[inv], absolute, centred
 
 
 def float_to_int(values: np.ndarray, lo: int, hi: int) -> np.ndarray:

@@ -209,12 +209,11 @@ def fuzzy_microaggregation(
     masked = centres[choice] * sd + mean
     # an FCM centre is a membership-weighted mean (real weights, no exact rational): an integer
     # column releases it rounded half to even, kept within the column's range (no overflow)
-    integers = {
-        j: float_to_int(masked[:, j], int(table.exact[j].min()), int(table.exact[j].max()))
-        for j in table.integer_columns()
-    }
-    for j, ints in integers.items():
-        masked[:, j] = ints
+    integers = {}
+    for j in table.integer_columns():  # masked is relative to the column's offset
+        off, col = table.offset(j), table.exact[j]
+        integers[j] = float_to_int(masked[:, j], int(col.min()) - off, int(col.max()) - off) + off
+        masked[:, j] = table.shifted(j, integers[j])
     params: dict[str, object] = {
         "n_clusters": c,
         "m1": m1,

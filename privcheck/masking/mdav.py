@@ -372,16 +372,20 @@ def exact_means(
     how: Aggregate,
     masked: np.ndarray,
     integers: dict[int, np.ndarray],
+    absolute: dict[int, np.ndarray],
 ) -> None:
     """Recompute the group means (medians) of the integer columns among ``cols`` exactly.
 
-    ``masked`` gets the float64 mean correctly rounded from the exact sum (float sums of values
-    beyond 2^53 are off, and may overflow); ``integers`` the released integer: the exact mean
-    rounded half to even (see `privcheck.masking.exact`).
+    ``absolute`` gets the float64 mean correctly rounded from the exact sum (float sums of values
+    beyond 2^53 are off, and may overflow), ``masked`` the same minus the column's offset (the
+    frame of ``table.values``), ``integers`` the released integer: the exact mean rounded half
+    to even (see `privcheck.masking.exact`).
     """
     for j in cols:
         if j < len(table.exact) and table.exact[j] is not None:
-            integers[j], masked[:, j] = group_means(table.exact[j], labels, how)
+            integers[j], absolute[j], masked[:, j] = group_means(
+                table.exact[j], labels, how, table.offset(j)
+            )
 
 
 def _attribute_groups(
@@ -423,6 +427,7 @@ def _microaggregate(
     masked = table.values.copy()
     labels_per_group = []
     integers: dict[int, np.ndarray] = {}
+    absolute: dict[int, np.ndarray] = {}
     for cols in positions:
         z = standardize(table.values[:, cols])
         if block_size is None:
@@ -430,7 +435,7 @@ def _microaggregate(
         else:
             labels = mdav_partitioned_groups(z, k, block_size)
         masked[:, cols] = aggregate_groups(table.values[:, cols], labels, aggregate)
-        exact_means(table, cols, labels, aggregate, masked, integers)
+        exact_means(table, cols, labels, aggregate, masked, integers, absolute)
         labels_per_group.append(labels)
     params: dict[str, object] = {
         "k": k,
@@ -444,7 +449,7 @@ def _microaggregate(
     return MaskingResult(
         method=method,
         params=params,
-        masked=table.rebuild(masked),
+        masked=table.rebuild(masked, absolute=absolute),
         information_loss=information_loss(table.values, masked),
         groups=tuple(labels_per_group),
         integers={table.columns[j]: v for j, v in integers.items()},

@@ -86,7 +86,7 @@ def add_noise(
                 "cannot be released as an exact integer; rescale the column or lower a"
             )
         integers[j] = add_int(table.exact[j], step.astype(np.int64), table.columns[j])
-        masked[:, j] = integers[j]
+        masked[:, j] = table.shifted(j, integers[j])
     return MaskingResult(
         method="noise",
         params={

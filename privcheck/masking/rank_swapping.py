@@ -348,7 +348,7 @@ def rank_swap(
             masked[:, j] = swap_column(table.values[:, j], w, variant, rng)
         else:  # sorted and permuted as integers: an exact permutation even beyond 2^53
             integers[j] = swap_column(exact, w, variant, rng)
-            masked[:, j] = integers[j]
+            masked[:, j] = table.shifted(j, integers[j])
     return MaskingResult(
         method=_METHOD[variant],
         params={
