@@ -7,11 +7,18 @@ of string columns. Sizes: Adult itself (30,162 rows) and Adult rows resampled to
 
 Baselines, measured in the same run:
 - **pyCANON** (per-class Python loops): the same six figures (and a check that k, distinct l and
-  both t agree with privcheck's). It is run on the ``--pycanon-rows`` sizes (default Adult and
-  1 M, a few minutes); other sizes are extrapolated linearly in rows from those runs — the
-  resampled tables all have Adult's ~18 k classes, so its per-class cost is the intercept.
+  both t agree with privcheck's). It is run on the ``--pycanon-rows`` sizes only (default Adult
+  and 1 M, a few minutes); no figure is extrapolated to sizes it was not run on.
 - **floor**: the least any exact check does — ``pd.factorize`` of each quasi-identifier and of the
   sensitive column, one combined key, one ``np.bincount``: a single group-by computing no model.
+
+Typed input (issue 13): the same rows as a frame of pandas **categoricals** and as a **Parquet**
+file (written from the frame; privcheck reads its string columns as dictionaries). Their floor
+is the group-by on the codes the input already carries — the categoricals' codes, and for
+Parquet reading the policy's columns as dictionaries plus that group-by — one combined key and
+one ``np.bincount``, no factorization. Each typed row prints the full check and k-anonymity
+alone (the policy's attributes, one model) against that floor (the k floor leaves out the
+sensitive column).
 
 Times are process CPU seconds, best of several repeats (``--wall`` for wall-clock): on a shared
 machine wall time mostly measures the neighbours, and every contender here is single-threaded.
@@ -22,10 +29,13 @@ already in memory, against ``frame.memory_usage(deep=True)``: the tracked peak �
 cross-check, the growth of the peak RSS (``/proc/self/clear_refs`` resets the high-water mark).
 
 Targets (issue 3): ≥ 50× faster than pyCANON, ≤ 3× the floor, extra peak memory ≤ the frame.
+Targets (issue 13, typed input): k-anonymity alone ≤ 2× and the full check ≤ 3× the floor on
+the codes, at 2 M and 10 M rows.
 
     python benchmarks/check_speed.py                  # Adult, 1 M, 10 M; pyCANON on Adult, 1 M
     python benchmarks/check_speed.py --quick          # smoke run: Adult, 200 k; pyCANON on 1-2 k
     python benchmarks/check_speed.py --rows adult,2m --pycanon-rows adult,1m
+    python benchmarks/check_speed.py --rows 2m,10m --no-pycanon --no-memory   # typed-input targets
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ import ctypes
 import gc
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 import warnings
@@ -84,14 +95,22 @@ def policy() -> privcheck.Policy:
     return parse_policy(data, base_dir=base.base_dir)
 
 
+def k_policy() -> privcheck.Policy:
+    """The same attributes with k-anonymity alone (no model reads the sensitive column)."""
+    base = privcheck.load_policy(ADULT / "policy.yaml")
+    data = base.model_dump(mode="json", exclude={"models"})
+    data["models"] = [MODELS[0]]
+    return parse_policy(data, base_dir=base.base_dir)
+
+
 # --------------------------------------------------------------------------- the floor
 
 
-def floor_check(frame: pd.DataFrame) -> np.ndarray:
+def floor_check(frame: pd.DataFrame, columns: list[str] | None = None) -> np.ndarray:
     """One group-by of the QIs and the sensitive value: factorize + combined key + bincount."""
     key = np.zeros(len(frame), dtype=np.int64)
     space = 1
-    for name in [*QIS, SENSITIVE]:
+    for name in columns or [*QIS, SENSITIVE]:
         codes, uniques = pd.factorize(frame[name])
         card = max(len(uniques), 1)
         if space * card >= 1 << 62:  # keep the key in int64: renumber what we have so far
@@ -102,6 +121,48 @@ def floor_check(frame: pd.DataFrame) -> np.ndarray:
     if space > 4 * len(frame):  # too sparse for a dense count: renumber (hash) first
         key, space = _renumber(key)
     return np.bincount(key, minlength=space)
+
+
+def codes_floor(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
+    """The group-by on codes a typed frame already carries: combined key + bincount (the
+    benchmark's rows have no missing value, so every code is ≥ 0)."""
+    key = np.zeros(len(frame), dtype=np.int64)
+    space = 1
+    for name in columns:
+        cat = frame[name].cat
+        card = max(len(cat.categories), 1)
+        if space * card >= 1 << 62:
+            key, space = _renumber(key)
+        key *= card
+        key += cat.codes.to_numpy()
+        space *= card
+    if space > 4 * len(frame):
+        key, space = _renumber(key)
+    return np.bincount(key, minlength=space)
+
+
+def time_typed(
+    data: pd.DataFrame | Path, pol: privcheck.Policy, kpol: privcheck.Policy, reps: int
+) -> tuple[float, float, float, float]:
+    """(full check, its floor, k alone, its floor) on a categorical frame or a Parquet file."""
+    privcheck.check(data, pol)  # warm-up
+    t_full = best_time(lambda: privcheck.check(data, pol), reps)
+    t_k = best_time(lambda: privcheck.check(data, kpol), reps)
+    if isinstance(data, Path):
+        columns = list(pol.attributes)  # what the check reads
+        t_fl = best_time(lambda: codes_floor(read_parquet_codes(data, columns), columns), reps)
+        t_kfl = best_time(lambda: codes_floor(read_parquet_codes(data, QIS), QIS), reps)
+    else:
+        t_fl = best_time(lambda: codes_floor(data, [*QIS, SENSITIVE]), reps)
+        t_kfl = best_time(lambda: codes_floor(data, QIS), reps)
+    return t_full, t_fl, t_k, t_kfl
+
+
+def read_parquet_codes(path: Path, columns: list[str]) -> pd.DataFrame:
+    """The policy's columns of a Parquet file, string columns as dictionaries (categoricals)."""
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path, columns=columns, read_dictionary=columns).to_pandas()
 
 
 def _renumber(key: np.ndarray) -> tuple[np.ndarray, int]:
@@ -251,12 +312,7 @@ def _resample(adult: pd.DataFrame, n: int, rng: np.random.Generator) -> pd.DataF
 
 
 class PyCanonTimes:
-    """pyCANON's measured times, and a linear-in-rows extrapolation for sizes not run.
-
-    The calibration tables are Adult-like resamples, whose number of classes levels off near
-    Adult's 18 k, so pyCANON's per-class overhead sits in the intercept and its per-row work
-    (filtering each class's rows per sensitive value) in the slope.
-    """
+    """pyCANON's measured times, on the sizes it is run on (nothing is extrapolated)."""
 
     def __init__(self) -> None:
         self.measured: dict[int, float] = {}
@@ -267,11 +323,6 @@ class PyCanonTimes:
         figures = pycanon_check(frame, numeric)
         self.measured[len(frame)] = CLOCK() - start
         return self.measured[len(frame)], figures
-
-    def estimate(self, n: int) -> float:
-        (n0, t0), (n1, t1) = sorted(self.measured.items())[:1] + sorted(self.measured.items())[-1:]
-        slope = max((t1 - t0) / (n1 - n0), 0.0) if n1 != n0 else t0 / n0
-        return t1 + slope * (n - n1)
 
 
 def memory_in_child(n: int, seed: int) -> tuple[float | None, float]:
@@ -304,8 +355,10 @@ def main(argv: list[str] | None = None) -> int:
         "--pycanon-rows",
         default=None,
         help="comma-separated sizes pyCANON is run on (default: adult,1m; --quick: 1k,2k); "
-        "other sizes are extrapolated from them",
+        "nothing is extrapolated to other sizes",
     )
+    ap.add_argument("--no-pycanon", action="store_true", help="skip pyCANON")
+    ap.add_argument("--no-memory", action="store_true", help="skip the memory measurement")
     ap.add_argument("--repeat", type=int, default=None, help="timing repeats (best is kept)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
@@ -323,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     calibration = parse_rows(
         args.pycanon_rows or ("1k,2k" if args.quick else "adult,1m"), len(adult)
     )
-    pol = policy()
+    pol, kpol = policy(), k_policy()
     rng = np.random.default_rng(args.seed)
 
     print(
@@ -336,7 +389,9 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     pycanon: PyCanonTimes | None = None
-    if have_pycanon():
+    if args.no_pycanon:
+        print("pyCANON skipped (--no-pycanon)")
+    elif have_pycanon():
         pycanon = PyCanonTimes()
         for n in calibration:
             frame = _resample(adult, n, rng)
@@ -359,13 +414,15 @@ def main(argv: list[str] | None = None) -> int:
         print("pyCANON not installed (pip install --no-deps pycanon): its column is skipped")
 
     header = (
-        f"{'rows':>11} {'classes':>8} {'frame MB':>9} {'privcheck s':>12} {'floor s':>8} "
-        f"{'×floor':>7} {'pyCANON s':>11} {'speed-up':>9} {'extra peak MB (RSS/tracked)':>28} "
-        f"{'×frame':>7}"
+        f"{'rows':>11} {'input':>11} {'classes':>8} {'privcheck s':>12} {'floor s':>8} "
+        f"{'×floor':>7} {'k alone s':>10} {'k floor s':>10} {'×k floor':>9} {'pyCANON s':>10} "
+        f"{'speed-up':>9} {'extra peak MB (RSS/tracked)':>28} {'×frame':>7}"
     )
     print("\n" + header)
     print("-" * len(header))
     verdicts = []
+    typed_verdicts = []
+    tmp = Path(tempfile.mkdtemp(prefix="check_speed_"))
     for n in sizes:
         frame = _resample(adult, n, np.random.default_rng([args.seed, n]))
         frame_bytes = float(frame.memory_usage(deep=True).sum())
@@ -374,50 +431,74 @@ def main(argv: list[str] | None = None) -> int:
         reps = args.repeat or int(np.clip(3e6 // n, 2, 15 if not args.quick else 5))
         t_priv = best_time(lambda f=frame: privcheck.check(f, pol), reps)
         t_floor = best_time(lambda f=frame: floor_check(f), reps)
-        rss, traced = memory_in_child(n, args.seed)
-        peak = traced
+        t_k = best_time(lambda f=frame: privcheck.check(f, kpol), reps)
+        t_kfloor = best_time(lambda f=frame: floor_check(f, QIS), reps)
+        rss, traced = (None, float("nan")) if args.no_memory else memory_in_child(n, args.seed)
 
         pyc_text, speedup = "—", None
-        if pycanon is not None:
-            if n in pycanon.measured:
-                t_p = pycanon.measured[n]
-                pyc_text = f"{t_p:.2f}"
-            else:
-                t_p = pycanon.estimate(n)
-                pyc_text = f"{t_p:.0f}ᵉ"
+        if pycanon is not None and n in pycanon.measured:
+            t_p = pycanon.measured[n]
+            pyc_text = f"{t_p:.2f}"
             speedup = t_p / t_priv
         ratio_floor = t_priv / t_floor
-        ratio_mem = peak / frame_bytes
+        ratio_mem = traced / frame_bytes
         rss_text = f"{rss / 1e6:.1f}" if rss is not None else "n/a"
+        mem_text = "—" if args.no_memory else rss_text + " / " + f"{traced / 1e6:.1f}"
         print(
-            f"{n:>11,} {classes:>8,} {frame_bytes / 1e6:>9.1f} {t_priv:>12.3f} {t_floor:>8.3f} "
-            f"{ratio_floor:>7.2f} {pyc_text:>11} "
-            f"{(f'{speedup:.0f}×' if speedup else '—'):>9} "
-            f"{rss_text + ' / ' + f'{traced / 1e6:.1f}':>28} {ratio_mem:>7.2f}"
+            f"{n:>11,} {'strings':>11} {classes:>8,} {t_priv:>12.3f} {t_floor:>8.3f} "
+            f"{ratio_floor:>7.2f} {t_k:>10.3f} {t_kfloor:>10.3f} {t_k / t_kfloor:>9.2f} "
+            f"{pyc_text:>10} {(f'{speedup:.0f}×' if speedup else '—'):>9} "
+            f"{mem_text:>28} {('—' if args.no_memory else f'{ratio_mem:.2f}'):>7}"
         )
-        verdicts.append((n, speedup, ratio_floor, ratio_mem))
+        verdicts.append((n, speedup, ratio_floor, None if args.no_memory else ratio_mem))
+
+        # typed input: the same rows as categoricals, and as a Parquet file read as dictionaries
+        cat = frame.astype("category")
         del frame
+        _release_free_memory()
+        parquet = tmp / f"rows{n}.parquet"
+        cat.to_parquet(parquet)
+        for label, data in (("categorical", cat), ("Parquet", parquet)):
+            t_full, t_fl, t_k, t_kfl = time_typed(data, pol, kpol, reps)
+            print(
+                f"{n:>11,} {label:>11} {classes:>8,} {t_full:>12.3f} {t_fl:>8.3f} "
+                f"{t_full / t_fl:>7.2f} {t_k:>10.3f} {t_kfl:>10.3f} {t_k / t_kfl:>9.2f} "
+                f"{'—':>10} {'—':>9} {'—':>28} {'—':>7}"
+            )
+            typed_verdicts.append((n, label, t_full / t_fl, t_k / t_kfl))
+        del cat
+        parquet.unlink()
         _release_free_memory()
 
     if pycanon is not None and any(n not in pycanon.measured for n in sizes):
         runs = ", ".join(f"{n:,}" for n in sorted(pycanon.measured))
-        print(
-            f"\nᵉ pyCANON not run at this size: extrapolated linearly in rows from its runs on "
-            f"{runs} rows (--pycanon-rows to run it)"
-        )
+        print(f"\npyCANON was run on {runs} rows only (--pycanon-rows to run it on others)")
+    print(
+        "floor: strings — factorize + combined key + bincount; categorical — combined key + "
+        "bincount on the categoricals' codes; Parquet — reading the policy's columns as "
+        "dictionaries + the same; k floor: the quasi-identifiers only"
+    )
     print(
         "extra peak: growth of the peak RSS / tracked allocations (tracemalloc + Arrow's pool),"
         " in a fresh interpreter; ×frame uses the tracked figure"
     )
-    print("targets: ≥ 50× faster than pyCANON, ≤ 3× the floor, extra peak ≤ 1× the frame")
+    print(
+        "targets: ≥ 50× faster than pyCANON, ≤ 3× the floor, extra peak ≤ 1× the frame; "
+        "typed input: full ≤ 3× and k alone ≤ 2× its floor"
+    )
     missed = []
     for n, speedup, rf, rm in verdicts:
         if speedup is not None and speedup < 50:
             missed.append(f"{n:,} rows: only {speedup:.0f}× faster than pyCANON")
         if rf > 3:
             missed.append(f"{n:,} rows: {rf:.2f}× the floor")
-        if rm > 1:
+        if rm is not None and rm > 1:
             missed.append(f"{n:,} rows: extra peak {rm:.2f}× the frame")
+    for n, label, rf, rk in typed_verdicts:
+        if rf > 3:
+            missed.append(f"{n:,} rows, {label}: full check {rf:.2f}× its floor")
+        if rk > 2:
+            missed.append(f"{n:,} rows, {label}: k alone {rk:.2f}× its floor")
     print("all targets met" if not missed else "MISSED: " + "; ".join(missed))
     return 0
 

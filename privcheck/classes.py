@@ -49,9 +49,23 @@ def group(columns: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]
     Returns ``(inverse, n_groups)``: the group of each row, groups numbered in the order of their
     combined key (so the result does not depend on row order).
     """
+    inverse, n_groups, _ = group_keys(columns, cards)
+    return inverse, n_groups
+
+
+def group_keys(
+    columns: list[np.ndarray], cards: list[int]
+) -> tuple[np.ndarray, int, np.ndarray | None]:
+    """``group`` plus each group's codes (a groups × columns array) when they come for free.
+
+    When the combined key was factorized whole (no renumbering on the way), the sorted distinct
+    keys decode, by mixed-radix division, into the columns' codes of each group: O(groups),
+    where finding a row of each group would scatter over every row. None otherwise.
+    """
     n = len(columns[0]) if columns else 0
     if not columns:
-        return np.zeros(n, dtype=np.int64), int(n > 0)
+        return np.zeros(n, dtype=np.int64), int(n > 0), None
+    renumbered = False
     key = columns[0].astype(np.int64)
     space = max(int(cards[0]), 1)
     for col, card in zip(columns[1:], cards[1:], strict=True):
@@ -59,6 +73,7 @@ def group(columns: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]
         if space * card >= _KEY_LIMIT:
             key, space = _factorize_sorted(key)
             key = key.astype(np.int64, copy=False)
+            renumbered = True
         key *= card
         key += col
         space *= card
@@ -67,9 +82,22 @@ def group(columns: list[np.ndarray], cards: list[int]) -> tuple[np.ndarray, int]
         present[key] = True
         # int32 running counts: half the memory of int64, and much faster to fill
         lookup = np.cumsum(present, dtype=np.int32)
-        return lookup[key].astype(np.int64) - 1, int(lookup[-1])
-    inverse, n_groups = _factorize_sorted(key)
-    return inverse.astype(np.int64, copy=False), n_groups
+        return lookup[key].astype(np.int64) - 1, int(lookup[-1]), None
+    inverse, uniq = pd.factorize(key, sort=True, size_hint=min(len(key), _HASH_HINT))
+    inverse = inverse.astype(np.int64, copy=False)
+    if renumbered:
+        return inverse, len(uniq), None
+    return inverse, len(uniq), _decode(np.asarray(uniq, dtype=np.int64), cards)
+
+
+def _decode(combined: np.ndarray, cards: list[int]) -> np.ndarray:
+    """Mixed-radix digits of combined keys (last column fastest), as ``_stack_keys`` lays out."""
+    keys = np.empty((len(combined), len(cards)), dtype=CODE_DTYPE, order="F")
+    rest = combined.copy()
+    for j in range(len(cards) - 1, -1, -1):
+        card = max(int(cards[j]), 1)
+        rest, keys[:, j] = np.divmod(rest, card)
+    return keys
 
 
 def first_rows(inverse: np.ndarray, n_groups: int) -> np.ndarray:
@@ -215,10 +243,12 @@ def count(
     cards = [c.cardinality(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
     if not cols:
         inverse, n_classes = np.zeros(encoded.n_records, dtype=np.int64), int(encoded.n_records > 0)
+        keys = None
     else:
-        inverse, n_classes = group(cols, cards)
-    first = first_rows(inverse, n_classes)
-    keys = _stack_keys([c[first] for c in cols], n_classes)
+        inverse, n_classes, keys = group_keys(cols, cards)
+    if keys is None:
+        first = first_rows(inverse, n_classes)
+        keys = _stack_keys([c[first] for c in cols], n_classes)
     w = encoded.weights
     sizes = np.bincount(inverse, weights=w, minlength=n_classes).astype(np.int64)
     sensitive = {

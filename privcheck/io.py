@@ -77,8 +77,50 @@ def read_csv(path: Path) -> pd.DataFrame:
     return frame
 
 
-def read_table(source: str | Path | pd.DataFrame) -> pd.DataFrame:
-    """A DataFrame from a DataFrame, a CSV/TSV file (delimiter sniffed) or a Parquet file."""
+def read_parquet(
+    path: Path, columns: Iterable[str] | None = None, dictionary: bool = False
+) -> pd.DataFrame:
+    """A Parquet file (or a folder of parts) as a DataFrame.
+
+    ``columns`` reads only those columns when the file has them all (otherwise every column, so
+    that the error about a missing one can list what the file holds). ``dictionary`` reads
+    string columns as Arrow dictionaries, i.e. pandas categoricals: Parquet stores them
+    dictionary-encoded, and a check reuses the codes instead of building a Python string per
+    row and hashing it back into codes.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not columns and not dictionary:
+        return pd.read_parquet(path)
+    schema = pq.read_schema(path) if path.is_file() else pq.ParquetDataset(path).schema
+    names = list(schema.names)
+    wanted = None
+    if columns is not None:
+        want = list(dict.fromkeys(columns))
+        if all(c in names for c in want):
+            wanted = [c for c in names if c in set(want)]  # in the file's order
+    strings = [
+        f.name
+        for f in schema
+        if (wanted is None or f.name in wanted)
+        and (pa.types.is_string(f.type) or pa.types.is_large_string(f.type))
+    ]
+    table = pq.read_table(path, columns=wanted, read_dictionary=strings if dictionary else None)
+    return table.to_pandas()
+
+
+def read_table(
+    source: str | Path | pd.DataFrame,
+    *,
+    columns: Iterable[str] | None = None,
+    dictionary: bool = False,
+) -> pd.DataFrame:
+    """A DataFrame from a DataFrame, a CSV/TSV file (delimiter sniffed) or a Parquet file.
+
+    ``columns`` and ``dictionary`` are hints for Parquet (see ``read_parquet``): a check reads
+    only the policy's columns, string columns as categoricals.
+    """
     if isinstance(source, pd.DataFrame):
         return source
     if str(source) == "-":
@@ -97,7 +139,7 @@ def read_table(source: str | Path | pd.DataFrame) -> pd.DataFrame:
         )
     try:
         if suffix in (".parquet", ".pq") or path.is_dir():
-            return pd.read_parquet(path)
+            return read_parquet(path, columns, dictionary)
         if suffix in (".csv", ".tsv", ".txt"):
             return read_csv(path)
     except (ValueError, OSError, pd.errors.ParserError) as exc:

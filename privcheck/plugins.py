@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "privcheck"
 AUTOLOAD_ENV = "PRIVCHECK_DISABLE_PLUGIN_AUTOLOAD"
 
-BUILTIN_PLUGINS: tuple[str, ...] = (
+#: built-in plugins by the hook they implement: each group is imported when its registry is
+#: first asked for, so that validating a policy (the models) does not import the anonymizers
+#: and risk measures — and with them scipy, scikit-learn and the masking methods
+BUILTIN_MODELS: tuple[str, ...] = (
     "privcheck.models.kanonymity",
     "privcheck.models.ldiversity",
     "privcheck.models.tcloseness",
@@ -31,26 +34,50 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
     "privcheck.models.deltadisclosure",
     "privcheck.models.alphak",
     "privcheck.models.differential_privacy",
+    "privcheck.models.average_risk",
+    "privcheck.models.record_risk",
+    "privcheck.models.kmap",
+    "privcheck.models.delta_presence",
+    "privcheck.models.population_uniqueness",
     "privcheck.graph.models",
+)
+BUILTIN_ANONYMIZERS: tuple[str, ...] = (
     "privcheck.anonymizers.mingen",
     "privcheck.anonymizers.datafly",
     "privcheck.anonymizers.incognito",
     "privcheck.anonymizers.masking",
     "privcheck.anonymizers.safepub",
-    "privcheck.risk.measures",
 )
+BUILTIN_RISK_MEASURES: tuple[str, ...] = ("privcheck.risk.measures",)
+BUILTIN_PLUGINS: tuple[str, ...] = BUILTIN_MODELS + BUILTIN_ANONYMIZERS + BUILTIN_RISK_MEASURES
 
 
 @cache
 def get_plugin_manager() -> pluggy.PluginManager:
-    """The process-wide plugin manager (built once; ``reset_plugins()`` rebuilds it)."""
+    """The process-wide plugin manager (built once; ``reset_plugins()`` rebuilds it).
+
+    It starts with the built-in models and the installed (entry-point) plugins; the built-in
+    anonymizers and risk measures join it when their registry is first used (``builtins``)."""
     pm = pluggy.PluginManager("privcheck")
     pm.add_hookspecs(hookspecs)
-    for name in BUILTIN_PLUGINS:
-        pm.register(importlib.import_module(name), name)
+    _register(pm, BUILTIN_MODELS)
     if not os.environ.get(AUTOLOAD_ENV):
         pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
     pm.check_pending()
+    return pm
+
+
+def _register(pm: pluggy.PluginManager, names: tuple[str, ...]) -> None:
+    for name in names:
+        if not pm.has_plugin(name) and not pm.is_blocked(name):
+            pm.register(importlib.import_module(name), name)
+
+
+def builtins(*groups: tuple[str, ...]) -> pluggy.PluginManager:
+    """The plugin manager with the given groups of built-in plugins registered (all by default)."""
+    pm = get_plugin_manager()
+    for names in groups or (BUILTIN_ANONYMIZERS, BUILTIN_RISK_MEASURES):
+        _register(pm, names)
     return pm
 
 
@@ -81,18 +108,18 @@ def model_registry() -> dict[str, type[PrivacyModel]]:
 @cache
 def anonymizer_registry() -> dict[str, type[Anonymizer]]:
     """Anonymizer name (``--algorithm``) → anonymizer class, over all registered plugins."""
-    return _collect(get_plugin_manager().hook.privcheck_anonymizers(), "anonymizer")
+    return _collect(builtins(BUILTIN_ANONYMIZERS).hook.privcheck_anonymizers(), "anonymizer")
 
 
 @cache
 def risk_registry() -> dict[str, type[RiskMeasure]]:
     """Risk measure name (``privcheck risk --attack``) → measure class, over all plugins."""
-    return _collect(get_plugin_manager().hook.privcheck_risk_measures(), "risk measure")
+    return _collect(builtins(BUILTIN_RISK_MEASURES).hook.privcheck_risk_measures(), "risk measure")
 
 
 def plugin_rows() -> list[dict[str, str]]:
     """What ``privcheck plugins`` lists: each plugin, where it comes from, what it contributes."""
-    pm = get_plugin_manager()
+    pm = builtins()
     dist = {id(plugin): f"{d.project_name} {d.version}" for plugin, d in pm.list_plugin_distinfo()}
     rows = []
     for name, plugin in pm.list_name_plugin():

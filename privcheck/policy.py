@@ -231,6 +231,28 @@ def _validate_model_entries(value: Any) -> Any:
     return out
 
 
+# --------------------------------------------------------------------------- population
+
+
+class PopulationTable(_Strict):
+    """The population as a table of the same quasi-identifiers (original values) with counts."""
+
+    path: str = Field(
+        ..., description="CSV/Parquet file; relative paths resolve against the policy file"
+    )
+    count_column: str | None = Field(
+        None,
+        description="Column holding how many people share each row's values (e.g. census "
+        "counts); without it every row is one person",
+    )
+
+
+class PopulationSize(_Strict):
+    """Only the population's size N (sampling fraction n/N), for the estimators."""
+
+    size: int = Field(..., ge=1, description="Number of people in the population (N)")
+
+
 # --------------------------------------------------------------------------- policy
 
 
@@ -262,6 +284,11 @@ class Policy(_Strict):
         "error",
         description="Missing values in quasi-identifiers / sensitive attributes: an input error, "
         "or a class of their own",
+    )
+    population: PopulationTable | PopulationSize | None = Field(
+        None,
+        description="The population the data is drawn from, for journalist / marketer risk, "
+        "k-map, delta-presence and population uniqueness: a table of counts, or its size",
     )
     exposure_threshold: float = Field(
         0.05,
@@ -333,8 +360,8 @@ class Policy(_Strict):
         return [n for n, a in self.attributes.items() if a.role is Role.identifier]
 
     def input_files(self) -> list[Path]:
-        """The files the policy reads (table hierarchies), resolved against its folder: an
-        output must never overwrite one."""
+        """The files the policy reads (table hierarchies, population table), resolved against
+        its folder: an output must never overwrite one."""
         files = []
         for attr in self.attributes.values():
             spec = attr.hierarchy
@@ -343,6 +370,11 @@ class Policy(_Strict):
                 if not path.is_absolute() and self.base_dir is not None:
                     path = self.base_dir / path
                 files.append(path)
+        if isinstance(self.population, PopulationTable):
+            path = Path(self.population.path)
+            if not path.is_absolute() and self.base_dir is not None:
+                path = self.base_dir / path
+            files.append(path)
         return files
 
     def model_entries(self, name: str) -> list[ModelConfig]:

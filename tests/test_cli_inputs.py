@@ -208,7 +208,7 @@ def test_outputs_never_overwrite_policy_or_hierarchy_or_each_other(cli, workdir)
     cases = [
         (["-o", policy], "never overwrites"),
         (["-o", root / "hierarchies" / "zip.csv"], "never overwrites"),
-        (["-o", root / "r.csv", "--report", root / "." / "r.csv"], "both name"),
+        (["-o", root / "r.json", "--report", root / "." / "r.json"], "both name"),
         (["-o", root], "is a directory"),
         (["-o", root / "no" / "such" / "r.csv"], "does not exist"),
     ]

@@ -26,7 +26,7 @@ from privcheck.models.base import evaluate_models, table_models, validate_data
 from privcheck.params import check_param_types
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy
-from privcheck.report import AnonymizationReport, Report
+from privcheck.report import AnonymizationReport, Report, _fmt
 
 
 class Anonymizer:
@@ -171,7 +171,7 @@ class GeneralizationAnonymizer(Anonymizer):
         data: pd.DataFrame,
         policy: Policy,
         *,
-        seed: int = 0,
+        seed: int | None = None,
         keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
@@ -191,7 +191,7 @@ class GeneralizationAnonymizer(Anonymizer):
             check=check,
             n_released_rows=len(release),
             removed=removed_columns(data, policy),
-            seed=seed,
+            seed_given=seed is not None,
             keep_order=keep_order,
         )
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
@@ -206,7 +206,7 @@ class GeneralizationAnonymizer(Anonymizer):
         check: Report,
         n_released_rows: int,
         removed: list[str],
-        seed: int,
+        seed_given: bool,
         keep_order: bool,
     ) -> AnonymizationReport:
         """The anonymization report of a chosen node (shared by pandas and the engines)."""
@@ -216,7 +216,9 @@ class GeneralizationAnonymizer(Anonymizer):
         minimal = lattice.minimal(result.satisfying) if result.exact else None
         return AnonymizationReport(
             algorithm=self.name,
-            parameters=self.parameters(policy, seed, keep_order, choice.previous, choice.limit),
+            parameters=self.parameters(
+                policy, seed_given, keep_order, choice.previous, choice.limit
+            ),
             quasi_identifiers=encoded.qi_names,
             node=lattice.describe(choice.node),
             n_records=encoded.n_records,
@@ -248,9 +250,16 @@ class GeneralizationAnonymizer(Anonymizer):
         )
 
     def parameters(
-        self, policy: Policy, seed: int, keep_order: bool, lower: Sequence[int] | None, limit: int
+        self,
+        policy: Policy,
+        seed_given: bool,
+        keep_order: bool,
+        lower: Sequence[int] | None,
+        limit: int,
     ) -> dict[str, Any]:
-        """Everything that determines the release (published: the transparency principle)."""
+        """Everything that determines the release (published: the transparency principle) —
+        except the randomness: whether a seed was given, never its value (with the seed anyone
+        could replay the row shuffle and link release rows back to input positions)."""
         return {
             **self.params,
             "models": [{"model": m.model, **m.params()} for m in policy.models],
@@ -258,7 +267,7 @@ class GeneralizationAnonymizer(Anonymizer):
             "suppression_limit_records": limit,
             "suppressed_records": policy.suppressed_records,
             "metric": policy.metric,
-            "seed": seed,
+            "seed_given": seed_given,
             "keep_order": keep_order,
             "previous_node": list(lower) if lower is not None else None,
         }
@@ -297,7 +306,7 @@ def nothing_satisfies(
             return (
                 f"no generalization satisfies {ev.config.model} ({_params(ev.config)}): even "
                 f"with every quasi-identifier fully generalized the table violates it "
-                f"({ev.statistic} = {ev.value():.4g}); relax the model"
+                f"({ev.statistic} = {_fmt(ev.value())}); relax the model"
             )
     where = f" above the previous release's node {tuple(lower)}" if lower is not None else ""
     pct = 100.0 * policy.suppression_limit

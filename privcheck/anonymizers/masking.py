@@ -57,7 +57,7 @@ from privcheck.masking import (
 from privcheck.masking.exact import even_offset, shifted_floats
 from privcheck.masking.result import MaskingResult
 from privcheck.metrics.information_loss import information_loss
-from privcheck.policy import Policy
+from privcheck.policy import Policy, TableHierarchy
 from privcheck.report import AnonymizationReport, Report
 
 
@@ -68,6 +68,8 @@ class MaskingAnonymizer(Anonymizer):
     uses_k: ClassVar[bool] = False
     #: whether the method needs k (refuses to run without it)
     needs_k: ClassVar[bool] = False
+    #: whether every masked value is one of the column's original values (a permutation)
+    keeps_values: ClassVar[bool] = False
 
     def mask(self, frame: pd.DataFrame, k: int | None, rng: np.random.Generator) -> MaskingResult:
         """Mask every column of ``frame`` (the quasi-identifiers)."""
@@ -98,7 +100,7 @@ class MaskingAnonymizer(Anonymizer):
         data: pd.DataFrame,
         policy: Policy,
         *,
-        seed: int = 0,
+        seed: int | None = None,
         keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
@@ -110,6 +112,7 @@ class MaskingAnonymizer(Anonymizer):
                 f"{self.name} masks values; --previous (a generalization node of an earlier "
                 "release) applies to the generalization algorithms only"
             )
+        self.refuse_table_hierarchies(policy)
         original = numeric_quasi_identifiers(data, policy, self.name)
         qis = list(original.columns)
         k, k_source = self.resolve_k(policy)
@@ -145,7 +148,7 @@ class MaskingAnonymizer(Anonymizer):
             **({"k_source": k_source} if k_source else {}),
             "models": [{"model": m.model, **m.params()} for m in policy.models],
             "keep_order": keep_order,
-            "seed": "not published (it would let anyone replay and undo the masking)",
+            "seed_given": seed is not None,
         }
         n = len(data)
         report = AnonymizationReport(
@@ -169,6 +172,20 @@ class MaskingAnonymizer(Anonymizer):
         if progress is not None:
             progress(1, 1)
         return release, report
+
+    def refuse_table_hierarchies(self, policy: Policy) -> None:
+        """A release must pass ``check`` with the policy that made it, and a check accepts only
+        the values a table hierarchy lists: a method that writes new values (means, noise)
+        cannot release a quasi-identifier that has one."""
+        if self.keeps_values:
+            return
+        for name in policy.quasi_identifiers:
+            if isinstance(policy.attributes[name].hierarchy, TableHierarchy):
+                raise PolicyError(
+                    f"{self.name} writes new values for {name!r}, which its table hierarchy "
+                    "does not list, so the release would fail a check with this policy; drop "
+                    "the hierarchy (masking needs none) or use a generalization algorithm"
+                )
 
     def resolve_k(self, policy: Policy) -> tuple[int | None, str | None]:
         """k from the policy's k-anonymity model; ``--param k=`` only where it agrees (or where
@@ -540,6 +557,20 @@ class FuzzyMicroaggregation(MaskingAnonymizer):
     def defaults(cls) -> dict[str, Any]:
         return {"k": None, "n_clusters": None, "m1": 2.0, "m2": 2.0, "max_iter": 300, "tol": 1e-5}
 
+    def refuse_table_hierarchies(self, policy: Policy) -> None:
+        """A release must pass ``check`` with the policy that made it, and a check accepts only
+        the values a table hierarchy lists: a method that writes new values (means, noise)
+        cannot release a quasi-identifier that has one."""
+        if self.keeps_values:
+            return
+        for name in policy.quasi_identifiers:
+            if isinstance(policy.attributes[name].hierarchy, TableHierarchy):
+                raise PolicyError(
+                    f"{self.name} writes new values for {name!r}, which its table hierarchy "
+                    "does not list, so the release would fail a check with this policy; drop "
+                    "the hierarchy (masking needs none) or use a generalization algorithm"
+                )
+
     def resolve_k(self, policy: Policy) -> tuple[int | None, str | None]:
         if self.params["n_clusters"] is not None:
             if self.params["k"] is not None:
@@ -587,6 +618,7 @@ class RankSwapping(MaskingAnonymizer):
     name = "rank-swapping"
     summary = "rank swapping (Moore 1996): partner within the next p % of ranks"
     variant: ClassVar[str] = "plain"
+    keeps_values = True
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:

@@ -8,18 +8,19 @@ meets one says so instead of guessing.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-import networkx as nx
 from pydantic import Field
 
 from privcheck.errors import PolicyError
-from privcheck.graph.kdegree import check_k_degree
-from privcheck.graph.kneighbourhood import check_k_neighbourhood
-from privcheck.graph.result import GraphModelResult
 from privcheck.hookspecs import hookimpl
 from privcheck.models.base import Evaluation, PrivacyModel
 from privcheck.policy import ModelConfig
+
+if TYPE_CHECKING:  # networkx and the checks load when a graph is checked, not when registered
+    import networkx as nx
+
+    from privcheck.graph.result import GraphModelResult
 
 
 class KDegreeConfig(ModelConfig):
@@ -67,6 +68,8 @@ class KDegree(GraphModel):
     def evaluate_graph(
         cls, graph: nx.Graph, config: KDegreeConfig, max_violators: int
     ) -> GraphModelResult:
+        from privcheck.graph.kdegree import check_k_degree
+
         return check_k_degree(graph, config.k, max_violators=max_violators)
 
 
@@ -80,6 +83,8 @@ class KNeighbourhood(GraphModel):
     def evaluate_graph(
         cls, graph: nx.Graph, config: KNeighbourhoodConfig, max_violators: int
     ) -> GraphModelResult:
+        from privcheck.graph.kneighbourhood import check_k_neighbourhood
+
         return check_k_neighbourhood(
             graph, config.k, label=config.label, max_violators=max_violators
         )

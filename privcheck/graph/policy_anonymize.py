@@ -52,7 +52,7 @@ def anonymize_graph_file(
     policy: Any,
     output: str | os.PathLike[str],
     *,
-    seed: int = 0,
+    seed: int | None = None,
     deletions: bool = False,
     **options: Any,
 ) -> GraphRelease:

@@ -46,7 +46,6 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Literal
 
 import numpy as np
-from scipy.special import ndtr
 
 from privcheck.errors import PolicyError
 from privcheck.masking._table import Data, numeric_table
@@ -175,6 +174,8 @@ class _Distribution(_Law):
         half = 0.5 * self.w
         d = (ranks - i[:, None]).astype(np.float64)
         # Pr[⌊ρ + ½⌉ = d] = Pr[d − ½ ≤ ρ < d + ½], from the upper tail to keep precision.
+        from scipy.special import ndtr  # (imported when used: scipy is slow to import)
+
         return ndtr(-(d - 0.5 - half) / half) - ndtr(-(d + 0.5 - half) / half)
 
 

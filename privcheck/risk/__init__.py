@@ -20,66 +20,87 @@ Attribute disclosure: ``rank_interval_disclosure``, ``sd_interval_disclosure``,
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from privcheck.risk.attribute_disclosure import (
-    average_interval_disclosure,
-    categorical_disclosure,
-    model_disclosure,
-    rank_interval_disclosure,
-    sd_interval_disclosure,
-    sdcmicro_drisk,
-)
-from privcheck.risk.learned import FAMILIES, learned_distance
-from privcheck.risk.linkage import (
-    covariance_matrix,
-    dbrl,
-    nearest_links,
-    one_to_one_links,
-    univariate_rates,
-)
-from privcheck.risk.multivariate_transparency import (
-    microaggregation_replay,
-    multivariate_microaggregation_transparency,
-)
-from privcheck.risk.probabilistic import (
-    EMResult,
-    agreement_pattern_counts,
-    estimate_m_u,
-    fellegi_sunter_thresholds,
-    pattern_weights,
-    prl,
-)
-from privcheck.risk.results import (
-    CategoricalDisclosureResult,
-    IntervalDisclosureResult,
-    LinkageResult,
-    ModelDisclosureResult,
-    RecordRiskSummary,
-    UniquenessResult,
-)
-from privcheck.risk.transparency import (
-    microaggregation_group_bounds,
-    microaggregation_transparency,
-    rank_interval,
-    rank_swap_transparency,
-    rank_swap_window,
-)
-from privcheck.risk.uniqueness import class_sizes_of, record_risks, uniqueness_risk
-
-ATTACKS: dict[str, Any] = {
-    "dbrl": dbrl,
-    "mahalanobis": partial(dbrl, metric="mahalanobis"),
-    "prl": prl,
-    "learned-weighted-mean": partial(learned_distance, family="weighted_mean"),
-    "learned-owa": partial(learned_distance, family="owa"),
-    "learned-bilinear": partial(learned_distance, family="bilinear"),
-    "learned-choquet": partial(learned_distance, family="choquet"),
-    "rank-swap-transparency": rank_swap_transparency,
-    "microaggregation-transparency": microaggregation_transparency,
-    "microaggregation-multivariate-transparency": multivariate_microaggregation_transparency,
+#: where each public name lives: imported on first use (PEP 562), so that importing one risk
+#: module (an anonymizer's exposure attack) does not import every attack and scipy with them
+_LAZY = {
+    "average_interval_disclosure": "privcheck.risk.attribute_disclosure",
+    "categorical_disclosure": "privcheck.risk.attribute_disclosure",
+    "model_disclosure": "privcheck.risk.attribute_disclosure",
+    "rank_interval_disclosure": "privcheck.risk.attribute_disclosure",
+    "sd_interval_disclosure": "privcheck.risk.attribute_disclosure",
+    "sdcmicro_drisk": "privcheck.risk.attribute_disclosure",
+    "FAMILIES": "privcheck.risk.learned",
+    "learned_distance": "privcheck.risk.learned",
+    "covariance_matrix": "privcheck.risk.linkage",
+    "dbrl": "privcheck.risk.linkage",
+    "nearest_links": "privcheck.risk.linkage",
+    "one_to_one_links": "privcheck.risk.linkage",
+    "univariate_rates": "privcheck.risk.linkage",
+    "microaggregation_replay": "privcheck.risk.multivariate_transparency",
+    "multivariate_microaggregation_transparency": "privcheck.risk.multivariate_transparency",
+    "EMResult": "privcheck.risk.probabilistic",
+    "agreement_pattern_counts": "privcheck.risk.probabilistic",
+    "estimate_m_u": "privcheck.risk.probabilistic",
+    "fellegi_sunter_thresholds": "privcheck.risk.probabilistic",
+    "pattern_weights": "privcheck.risk.probabilistic",
+    "prl": "privcheck.risk.probabilistic",
+    "CategoricalDisclosureResult": "privcheck.risk.results",
+    "IntervalDisclosureResult": "privcheck.risk.results",
+    "LinkageResult": "privcheck.risk.results",
+    "ModelDisclosureResult": "privcheck.risk.results",
+    "RecordRiskSummary": "privcheck.risk.results",
+    "UniquenessResult": "privcheck.risk.results",
+    "microaggregation_group_bounds": "privcheck.risk.transparency",
+    "microaggregation_transparency": "privcheck.risk.transparency",
+    "rank_interval": "privcheck.risk.transparency",
+    "rank_swap_transparency": "privcheck.risk.transparency",
+    "rank_swap_window": "privcheck.risk.transparency",
+    "class_sizes_of": "privcheck.risk.uniqueness",
+    "record_risks": "privcheck.risk.uniqueness",
+    "uniqueness_risk": "privcheck.risk.uniqueness",
 }
+
+
+def _attacks() -> dict[str, Any]:
+    """``ATTACKS``: attack name → function (built on first use)."""
+    from functools import partial
+
+    from privcheck.risk.learned import learned_distance
+    from privcheck.risk.linkage import dbrl
+    from privcheck.risk.multivariate_transparency import (
+        multivariate_microaggregation_transparency,
+    )
+    from privcheck.risk.probabilistic import prl
+    from privcheck.risk.transparency import microaggregation_transparency, rank_swap_transparency
+
+    return {
+        "dbrl": dbrl,
+        "mahalanobis": partial(dbrl, metric="mahalanobis"),
+        "prl": prl,
+        "learned-weighted-mean": partial(learned_distance, family="weighted_mean"),
+        "learned-owa": partial(learned_distance, family="owa"),
+        "learned-bilinear": partial(learned_distance, family="bilinear"),
+        "learned-choquet": partial(learned_distance, family="choquet"),
+        "rank-swap-transparency": rank_swap_transparency,
+        "microaggregation-transparency": microaggregation_transparency,
+        "microaggregation-multivariate-transparency": multivariate_microaggregation_transparency,
+    }
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ATTACKS":
+        value: Any = _attacks()
+    elif name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    else:
+        raise AttributeError(f"module 'privcheck.risk' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ATTACKS",

@@ -31,8 +31,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Literal
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
-from scipy.spatial import cKDTree
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.risk._inputs import (
@@ -192,6 +190,8 @@ def _brute_links(
 def _kdtree_links(
     xa: np.ndarray, xb: np.ndarray, true_index: np.ndarray, rng: np.random.Generator
 ) -> Links:
+    from scipy.spatial import cKDTree  # (imported when used: scipy is slow to import)
+
     tree = cKDTree(xb)
     dist, idx = tree.query(xa, k=1, workers=-1)
     radius = dist * (1.0 + TIE_RTOL) + TIE_RTOL * 1e-3
@@ -258,6 +258,8 @@ def one_to_one_links(
             "link fewer intruder records, use assignment='nearest', or raise max_cells"
         )
     cost = squared_distances(xa, xb)
+    from scipy.optimize import linear_sum_assignment
+
     rows, cols = linear_sum_assignment(cost)
     link = np.full(len(xa), -1, dtype=np.int64)
     link[rows] = cols

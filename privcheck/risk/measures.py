@@ -23,7 +23,6 @@ from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.limits import as_bool, check_integers
 from privcheck.risk.attribute_disclosure import rank_interval_disclosure, sd_interval_disclosure
-from privcheck.risk.learned import learned_distance
 from privcheck.risk.linkage import dbrl
 from privcheck.risk.multivariate_transparency import (
     microaggregation_replay,
@@ -320,10 +319,14 @@ class _Learned(RiskMeasure):
 
     @classmethod
     def function(cls):
+        from privcheck.risk.learned import learned_distance  # (scipy's MILP: imported when used)
+
         return learned_distance
 
     @classmethod
     def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        from privcheck.risk.learned import learned_distance
+
         params.setdefault("random_state", inputs.seed)
         masked = inputs.masked.iloc[inputs.rows][inputs.attributes].reset_index(drop=True)
         res = learned_distance(

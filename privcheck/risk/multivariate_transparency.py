@@ -61,7 +61,6 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.risk._inputs import (
@@ -74,6 +73,7 @@ from privcheck.risk._inputs import (
 from privcheck.risk._links import Links, resolve
 from privcheck.risk.linkage import DEFAULT_MEMORY, EXPANSION_RTOL, squared_distances
 from privcheck.risk.results import LinkageResult, RecordRiskSummary
+from privcheck.risk.transparency import candidate_figures
 
 ATTACK = "microaggregation-multivariate-transparency"
 #: relative distance under which a replayed centroid is the released one
@@ -175,19 +175,6 @@ def _linkage_result(
     )
 
 
-def _candidate_figures(cand_size: np.ndarray, true_in_cand: np.ndarray) -> dict[str, Any]:
-    singleton = cand_size == 1
-    return {
-        "certain_links": int(np.sum(singleton & true_in_cand)),
-        "singleton_rate": float(singleton.mean()),
-        "false_certain": int(np.sum(singleton & ~true_in_cand)),
-        "mean_candidate_set_size": float(cand_size.mean()),
-        "median_candidate_set_size": float(np.median(cand_size)),
-        "empty_candidate_sets": int(np.sum(cand_size == 0)),
-        "true_in_candidates_rate": float(true_in_cand.mean()),
-    }
-
-
 # ---------------------------------------------------------------------------- own values
 def multivariate_microaggregation_transparency(
     intruder: TableLike,
@@ -271,7 +258,7 @@ def multivariate_microaggregation_transparency(
         n_b,
         t,
         links,
-        _candidate_figures(cand_size, true_in_cand),
+        candidate_figures(cand_size, true_in_cand),
         cand_size,
         dict(zip(labels, selectivity.tolist(), strict=True)),
         "mean share of the masked records that the attribute group's nearest released "
@@ -312,10 +299,70 @@ def _integral(values: np.ndarray) -> np.ndarray:
 
 
 def _match_centroids(released: np.ndarray, replayed: np.ndarray) -> np.ndarray:
-    """Index of the released centroid each replayed centroid equals (−1: none within rounding)."""
-    dist, idx = cKDTree(released).query(replayed, k=1)
+    """Index of the released centroid each replayed centroid equals (−1: none within rounding).
+
+    The nearest released centroid within ``MATCH_RTOL`` (relative). Matches are exact up to
+    rounding, so a sort along one projection finds them (``_match_by_projection``) without
+    scipy's KD-tree, whose import (~0.3 s) would cost an anonymizer's exposure replay more than
+    the match itself; the KD-tree answers when that shortcut cannot decide alone.
+    """
     scale = 1.0 + np.sqrt(np.einsum("ij,ij->i", replayed, replayed))
-    return np.where(dist <= MATCH_RTOL * scale, idx, -1).astype(np.int64)
+    tol = MATCH_RTOL * scale
+    idx = _match_by_projection(released, replayed, tol)
+    if idx is not None:
+        return idx
+    from scipy.spatial import cKDTree  # (imported when used: scipy is slow to import)
+
+    dist, idx = cKDTree(released).query(replayed, k=1)
+    return np.where(dist <= tol, idx, -1).astype(np.int64)
+
+
+#: widest window of projection neighbours ``_match_by_projection`` scans before giving up
+_MAX_WINDOW = 32
+
+
+def _match_by_projection(
+    released: np.ndarray, replayed: np.ndarray, tol: np.ndarray
+) -> np.ndarray | None:
+    """The released centroid within ``tol`` of each replayed one (−1: none), or None when that
+    is not decided by this route alone (more than one within ``tol``, or wide windows).
+
+    Two points within distance t project, on any unit vector, within t of each other (plus
+    rounding): sorting the released centroids by a fixed generic projection, each replayed
+    centroid's candidates are the few in a window of its projection, and each candidate's full
+    distance decides. A replayed centroid with exactly one released centroid within ``tol``
+    has it as its nearest, as a KD-tree query would say; two or more (duplicate centroids)
+    leave the choice to the KD-tree.
+    """
+    m = len(released)
+    out = np.full(len(replayed), -1, dtype=np.int64)
+    if m == 0 or len(replayed) == 0:
+        return out
+    direction = np.random.default_rng(0).normal(size=released.shape[1])
+    direction /= np.linalg.norm(direction)
+    proj = released @ direction
+    order = np.argsort(proj, kind="stable")
+    sorted_proj = proj[order]
+    q = replayed @ direction
+    slack = 2.0 * tol + 1e-12 * (1.0 + np.abs(q))  # the projections' own rounding
+    lo = np.searchsorted(sorted_proj, q - slack, side="left")
+    hi = np.searchsorted(sorted_proj, q + slack, side="right")
+    width = hi - lo
+    widest = int(width.max(initial=0))
+    if widest > _MAX_WINDOW:
+        return None
+    within_count = np.zeros(len(replayed), dtype=np.int64)
+    for j in range(widest):  # over window offsets (a handful), not over records
+        rows = np.flatnonzero(width > j)
+        cand = order[lo[rows] + j]
+        diff = replayed[rows] - released[cand]
+        dist = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+        within = dist <= tol[rows]
+        within_count[rows] += within
+        out[rows[within]] = cand[within]
+    if (within_count > 1).any():
+        return None
+    return out
 
 
 def _positive_k(k: Any) -> int:
@@ -413,7 +460,7 @@ def microaggregation_replay(
         len(b),
         t_all[r],
         Links(link, size.copy(), true_in),
-        _candidate_figures(size, true_in),
+        candidate_figures(size, true_in),
         size,
         dict(zip(block_labels, excluded.tolist(), strict=True)),
         "mean share of the masked records that the attribute group's replayed cluster excludes",

@@ -35,6 +35,7 @@ attribute, AND-ed, then the restricted distances of that chunk.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -186,8 +187,16 @@ def _intersection_attack(
         d[~cand] = np.inf
         tol = EXPANSION_RTOL * (np.einsum("ij,ij->i", za[sl], za[sl]) + max_sq_b) + 1e-300
         links.put(sl, resolve(d, t[sl], tol, rng))
+    figures = candidate_figures(cand_size, true_in_cand)
+    selectivity = 1.0 - kept / (n_a * n_b)
+    return links, figures, cand_size, selectivity
+
+
+def candidate_figures(cand_size: np.ndarray, true_in_cand: np.ndarray) -> dict[str, Any]:
+    """What the candidate sets of an intersection attack say (shared by every transparency attack:
+    a singleton set holding the true record is a certain link)."""
     singleton = cand_size == 1
-    figures = {
+    return {
         "certain_links": int(np.sum(singleton & true_in_cand)),
         "singleton_rate": float(singleton.mean()),
         "false_certain": int(np.sum(singleton & ~true_in_cand)),
@@ -196,8 +205,6 @@ def _intersection_attack(
         "empty_candidate_sets": int(np.sum(cand_size == 0)),
         "true_in_candidates_rate": float(true_in_cand.mean()),
     }
-    selectivity = 1.0 - kept / (n_a * n_b)
-    return links, figures, cand_size, selectivity
 
 
 def _result(

@@ -21,7 +21,14 @@ from privcheck.metrics.generalization import precision
 from privcheck.models.base import evaluate_models
 
 #: models that compare each class with the kept records' distribution (suppression changes it)
-TABLE_DEPENDENT = {"t-closeness", "beta-likeness", "delta-disclosure"}
+TABLE_DEPENDENT = {
+    "t-closeness",
+    "beta-likeness",
+    "delta-disclosure",
+    "average-risk",
+    "record-risk",
+    "population-uniqueness",
+}
 
 
 def restrict_rows(encoded: EncodedTable, rows: np.ndarray) -> EncodedTable:

@@ -11,6 +11,7 @@ from anon_helpers import race_zip_policy, random_table
 import privcheck
 from privcheck.anonymizers import anonymize
 from privcheck.anonymizers.release import release_policy
+from privcheck.io import write_table
 
 
 def test_identifiers_and_unlisted_columns_are_removed():
@@ -137,3 +138,28 @@ def test_every_metric_is_reported():
     assert report.parameters["models"] == [{"model": "k-anonymity", "k": 4}]
     assert report.nodes_evaluated >= 1 and report.elapsed_seconds >= report.search_seconds >= 0
     assert np.isfinite(report.metrics["loss"])
+
+
+@pytest.mark.parametrize("mode", ["remove", "star"])
+def test_numbers_beside_star_or_missing_are_written_as_one_type(tmp_path, mode):
+    """A numeric quasi-identifier released at its ground level beside '*' (a suppressed record)
+    or '<missing>' (own class) is one column of strings spelled as a hierarchy spells them, so
+    Parquet can hold it and the written file re-checks with the policy."""
+    frame = pd.DataFrame({"age": [30, 31, None, 30, 31, None, 99], "s": list("abababa")})
+    policy = {
+        "attributes": {
+            "age": {"role": "quasi_identifier", "hierarchy": {"type": "intervals", "widths": [10]}},
+            "s": {"role": "sensitive"},
+        },
+        "models": [{"model": "k-anonymity", "k": 2}],
+        "missing": "own_class",
+        "suppressed_records": mode,
+        "suppression_limit": 0.2,
+    }
+    release, report = anonymize(frame, policy, "mingen")
+    assert report.node == {"age": 0} and report.n_suppressed == 1
+    expected = {"30", "31", "<missing>"} | ({"*"} if mode == "star" else set())
+    assert set(release["age"]) == expected
+    path = tmp_path / "release.parquet"
+    write_table(release, path)
+    assert privcheck.check(path, policy).passed

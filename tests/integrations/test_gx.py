@@ -414,8 +414,12 @@ def test_saved_suite_needs_the_import(tmp_path):
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "plugins" / "privcheck-gx")]),
     }
+    # a script file, not ``python -c``: pyspark (imported by GX when installed) exits 0 silently
+    # from a ``-c`` main module when Spark Connect's grpc is missing, taking it for a doctest run
+    script_file = tmp_path / "load_suite.py"
+    script_file.write_text(script)
     out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=240
+        [sys.executable, str(script_file)], capture_output=True, text=True, env=env, timeout=240
     )
     assert out.returncode == 0, out.stderr[-2000:]
     without, checked = json.loads(out.stdout.strip().splitlines()[-1])
@@ -431,3 +435,24 @@ def test_saved_suite_needs_the_import(tmp_path):
     stored.write_text(json.dumps(raw))
     with pytest.raises(pg.SuiteIncompleteError, match="expect_table_to_be_unknown"):
         pg.get_suite(quiet_context(mode="file", project_root_dir=str(tmp_path)), "privacy")
+
+
+def test_policy_expectation_fails_when_an_identifier_column_is_present(context, adult):
+    """A policy's identifier column still in the batch fails the expectation even though every
+    model holds; without it (a release) the same expectation succeeds."""
+    mapping = {
+        "attributes": {
+            "name": {"role": "identifier"},
+            "sex": {"role": "quasi_identifier"},
+        },
+        "models": [{"model": "k-anonymity", "k": 2}],
+    }
+    raw = adult[["sex"]].assign(name=[f"p{i}" for i in range(len(adult))])
+    cp = checkpoint(context, "identifier", [pg.ExpectTableToSatisfyPrivacyPolicy(policy=mapping)])
+    (res,) = results(cp.run(batch_parameters={"dataframe": raw}))
+    details = res.result["details"]
+    assert res.success is False and details["identifiers_present"] == ["name"]
+    assert details["passed"] is True  # (the one model's own verdict: k-anonymity holds)
+    assert any("a release must not carry them" in f for f in details["findings"])
+    (ok,) = results(cp.run(batch_parameters={"dataframe": adult[["sex"]]}))
+    assert ok.success is True and ok.result["details"]["identifiers_present"] == []
