@@ -44,8 +44,9 @@ class ModelVerdict(BaseModel):
     model: str = Field(description="Model name, e.g. k-anonymity")
     params: dict[str, Any] = Field(description="The model's parameters from the policy")
     passed: bool
-    value: float | None = Field(
-        description="The level the data achieves; null when unbounded or when there is no class"
+    value: float | list[float] | None = Field(
+        description="The level the data achieves; null when unbounded or when there is no "
+        "class; a [min, max] pair for delta-presence"
     )
     unbounded: bool = Field(
         False, description="The worst class's statistic is infinite (value is then null)"
@@ -77,6 +78,17 @@ class Verdict(BaseModel):
     n_classes: int = Field(ge=0)
     quasi_identifiers: list[str]
     models: list[ModelVerdict]
+    identifiers_present: list[str] = Field(
+        default_factory=list,
+        description="Identifier columns the dataset still holds: the verdict fails (a release "
+        "must not carry them)",
+    )
+    n_suppressed: int = Field(
+        0, ge=0, description="Records written as suppressed ('*' rows, suppressed_records: star)"
+    )
+    suppression_ok: bool = Field(
+        True, description="The suppressed records are within the policy's suppression limit"
+    )
     evaluated_at: datetime = Field(description="When the check ran (UTC)")
     privcheck_version: str = __version__
 
@@ -125,6 +137,9 @@ def verdict_from_report(
         n_classes=report.n_classes,
         quasi_identifiers=report.quasi_identifiers,
         models=models,
+        identifiers_present=report.identifiers_present,
+        n_suppressed=report.n_suppressed,
+        suppression_ok=report.suppression_ok,
         evaluated_at=datetime.now(UTC),
     )
 
@@ -178,16 +193,18 @@ def remediate(
 ) -> tuple[pd.DataFrame, Verdict]:
     """Anonymize ``dataset`` so that ``policy`` holds; return the release and its Verdict.
 
-    The Verdict comes from an independent check of the release (not from the anonymizer's own
-    bookkeeping), so what the catalog records is what the released rows satisfy.
+    The Verdict comes from an independent check of the release with the same policy (not from
+    the anonymizer's own bookkeeping) — exactly what ``evaluate`` or ``privcheck check`` says of
+    the written release — so what the catalog records is what the released rows satisfy.
+    Every random choice draws from the operating system's entropy unless ``seed=`` is given
+    (tests); the seed is in neither the release nor the Verdict.
     """
     from privcheck.anonymizers.api import anonymize
-    from privcheck.anonymizers.release import release_policy
 
     policy = load_policy(policy)
     release, _ = anonymize(dataset, policy, algorithm=algorithm, **options)
     # a release whose every record was suppressed is what the policy allowed: a vacuous pass
-    report = check(release, release_policy(policy), details=False, allow_empty=True)
+    report = check(release, policy, details=False, allow_empty=True)
     name = name or _dataset_name(dataset, None)
     return release, verdict_from_report(report, policy, name, policy_version)
 

@@ -37,8 +37,11 @@ def _params_text(params: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
-def _num(value: float | None, unbounded: bool = False) -> str:
-    """A figure as catalogs show it: 'unbounded' for an infinite statistic, 'n/a' for none."""
+def _num(value: float | list[float] | None, unbounded: bool = False) -> str:
+    """A figure as catalogs show it: 'unbounded' for an infinite statistic, 'n/a' for none; a
+    [min, max] pair (delta-presence) as both figures."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_num(v, unbounded) for v in value) + "]"
     if value is None:
         return "unbounded" if unbounded else "n/a"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.6g}"
@@ -140,7 +143,7 @@ def to_datahub(
                 "privcheck_version": verdict.privcheck_version,
             },
         }
-        if m.value is not None:
+        if isinstance(m.value, int | float):  # (a [min, max] pair has no single aggregate)
             result["actualAggValue"] = float(m.value)
         if external_url:
             result["externalUrl"] = external_url

@@ -12,7 +12,7 @@ import numpy as np
 from privcheck.classes import ClassTable, count
 from privcheck.details import sensitive_distribution, size_histogram, value_histogram
 from privcheck.encoding import encode, sensitive_read
-from privcheck.engines import WEIGHT, aggregate
+from privcheck.engines import SOURCE_COLUMNS, WEIGHT, aggregate
 from privcheck.engines import check_policy as engine_check_policy
 from privcheck.errors import DataError
 from privcheck.io import read_table
@@ -20,7 +20,7 @@ from privcheck.models.base import Evaluation, evaluate_models, validate_data
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy, load_policy
 from privcheck.progress import progress
-from privcheck.report import ModelResult, Report, ViolatingClass, requirement
+from privcheck.report import ModelResult, Report, ViolatingClass, class_requirement
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -80,7 +80,9 @@ def model_result(
         violators=violators,
         histogram=(
             value_histogram(
-                ev.class_value, table.sizes, requirement(ev.config.model, ev.config.params())
+                ev.class_value,
+                table.sizes,
+                class_requirement(ev.config.model, ev.config.params()),
             )
             if details
             else None
@@ -137,6 +139,99 @@ def check_table(
     )
 
 
+#: what an anonymizer writes in every quasi-identifier of a suppressed record
+#: (``suppressed_records: star``)
+SUPPRESSED = "*"
+
+
+def present_identifiers(columns: Any, policy: Policy) -> list[str]:
+    """The policy's identifier columns that ``columns`` still holds.
+
+    An identifier absent from the checked data is what a release looks like; one present is a
+    failing finding: a release must not carry it (and raw data checked before release is told so
+    first).
+    """
+    have = {str(c) for c in columns}
+    return [c for c in policy.identifiers if c in have]
+
+
+def is_arrow(frame: Any) -> bool:
+    """Whether ``frame`` is the Arrow table a file check reads (not a pandas DataFrame)."""
+    return hasattr(frame, "column_names") and not hasattr(frame, "iloc")
+
+
+def column_names(frame: Any) -> list[str]:
+    """The column names of a pandas DataFrame or an Arrow table."""
+    return list(frame.column_names if is_arrow(frame) else frame.columns)
+
+
+def _arrow_equals(column: Any, value: str) -> np.ndarray:
+    """Which rows of an Arrow column hold the string ``value`` (False for nulls and for
+    non-string columns), without pandas: the boolean result is cast to int8 and read zero-copy."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(column.type):
+        column = column.cast(column.type.value_type)
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+        return np.zeros(len(column), dtype=bool)
+    hits = pc.fill_null(pc.equal(column, value), False).cast(pa.int8())
+    parts = [c.to_numpy(zero_copy_only=True) for c in hits.chunks]
+    return (np.concatenate(parts) if parts else np.zeros(0, np.int8)).astype(bool)
+
+
+def starred_rows(frame: pd.DataFrame, policy: Policy) -> np.ndarray | None:
+    """Rows the check counts as suppressed records, or None when there are none.
+
+    Under ``suppressed_records: star`` an anonymizer writes a suppressed record with every
+    quasi-identifier as ``*``: such a row releases no quasi-identifier value, so it is counted
+    against the suppression limit instead of being judged as an equivalence class by the models
+    (ARX semantics: suppressed records are exempt from the models). A table whose every row is
+    ``*`` is the fully generalized table — an anonymizer always keeps at least one record — and
+    is judged as the one class it is.
+    """
+    qis = policy.quasi_identifiers
+    if policy.suppressed_records != "star" or not qis or len(frame) == 0:
+        return None
+    star = np.ones(len(frame), dtype=bool)
+    arrow = is_arrow(frame)
+    for name in qis:
+        if arrow:
+            star &= _arrow_equals(frame.column(name), SUPPRESSED)
+        else:
+            star &= frame[name].to_numpy(dtype=object, na_value=None) == SUPPRESSED
+        if not star.any():
+            return None
+    if star.all():
+        return None
+    return star
+
+
+def suppression_limit_records(policy: Policy, n_rows: int) -> int:
+    """The suppression limit in records, as the anonymizers compute it (floor of limit · N)."""
+    return int(np.floor(policy.suppression_limit * n_rows + 1e-9))
+
+
+def finish_report(
+    report: Report,
+    policy: Policy,
+    *,
+    identifiers: list[str],
+    n_suppressed: int,
+    n_rows: int,
+) -> Report:
+    """Add the release-integrity findings to a models' verdict: identifier columns present,
+    and suppressed records (``*`` rows) against the suppression limit."""
+    report.identifiers_present = identifiers
+    report.n_suppressed = n_suppressed
+    if policy.suppressed_records == "star" and policy.quasi_identifiers:
+        limit = suppression_limit_records(policy, n_rows)
+        report.suppression_limit_records = limit
+        report.suppression_ok = n_suppressed <= limit
+    report.passed = report.passed and not identifiers and report.suppression_ok
+    return report
+
+
 def check(
     data: pd.DataFrame | str | Path | Any,
     policy: Policy | dict | str | Path,
@@ -174,6 +269,7 @@ def check(
     agg = aggregate(data, policy, max_groups=max_groups)
     if agg is not None:  # an engine ran the group-by; its counts walk the same path
         frame, weight, encode_policy = agg, WEIGHT, engine_check_policy(policy)
+        identifiers = present_identifiers(agg.attrs.get(SOURCE_COLUMNS, ()), policy)
     else:
         # a file is encoded from the Arrow table its reader makes (no pandas import: most of a
         # small check's time); --explain's SUDA reads a DataFrame
@@ -181,7 +277,19 @@ def check(
             data, columns=list(policy.attributes), dictionary=True, arrow=not explain
         )
         weight, encode_policy = None, policy
+        identifiers = present_identifiers(column_names(frame), policy)
     log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
+    n_rows = len(frame) if weight is None else int(frame[weight].sum())
+    star = starred_rows(frame, policy)
+    n_suppressed = 0
+    if star is not None:
+        n_suppressed = int(star.sum()) if weight is None else int(frame.loc[star, weight].sum())
+        if is_arrow(frame):
+            import pyarrow as pa
+
+            frame = frame.filter(pa.array(~star))
+        else:
+            frame = frame[~star].reset_index(drop=True)
     big = len(frame) >= PROGRESS_MIN_RECORDS
     with progress(3, "checking", enabled=None if big else False) as bar:
         t = time.perf_counter()
@@ -208,6 +316,11 @@ def check(
         log.info("%d equivalence classes in %.3f s", table.n_classes, _since(t))
         bar.advance()
         report = check_table(table, policy, source, max_violators, details=details)
+        finish_report(
+            report, policy, identifiers=identifiers, n_suppressed=n_suppressed, n_rows=n_rows
+        )
+        if star is not None:  # violators name rows of the checked file, '*' rows included
+            _renumber(report, np.flatnonzero(~star))
         if explain:
             from privcheck.risk.explain import explain_table
 
@@ -217,6 +330,14 @@ def check(
     report.elapsed_seconds = round(time.perf_counter() - started, 4)
     log.info("check %s in %.3f s", "passed" if report.passed else "failed", report.elapsed_seconds)
     return report
+
+
+def _renumber(report: Report, rows: np.ndarray) -> None:
+    """Map the record numbers of violators from the judged rows back to the file's rows."""
+    for m in report.models:
+        for v in m.violators:
+            if v.records:
+                v.records = rows[np.asarray(v.records, dtype=np.int64)].tolist()
 
 
 def no_records_message(source: str | None) -> str:

@@ -10,11 +10,13 @@ the class keys through the hierarchies and re-aggregating the table itself.
 from __future__ import annotations
 
 import sys
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from privcheck.encoding import CODE_DTYPE, EncodedTable
+from privcheck.hierarchy import LevelArrays
 
 #: a rollup factorises its key densely up to this many key cells per class (and at least
 #: ``_ROLLUP_DENSE_MIN``, at most ``_ROLLUP_DENSE_MAX`` cells): a cell costs ~0.15 ns (zeroing and
@@ -31,6 +33,24 @@ _PACK_ROWS = 1 << 12
 _DENSE_LIMIT = 1 << 15
 _DENSE_PER_ROW = 8
 _KEY_LIMIT = 1 << 62
+#: ``_weights`` memoises arrays of at most this many codes, at most this many per hierarchy
+#: (then it starts over): a few MB at worst
+_WEIGHT_CACHE_CODES = 1 << 12
+_WEIGHT_CACHE_ENTRIES = 1 << 12
+#: ``_radices`` memoises at most this many nodes per encoded table (then starts over)
+_RADIX_CACHE_ENTRIES = 1 << 16
+_RADIX_CACHE: weakref.WeakKeyDictionary[EncodedTable, dict[tuple[int, ...], tuple]] = (
+    weakref.WeakKeyDictionary()
+)
+_WEIGHT_CACHE: weakref.WeakKeyDictionary[LevelArrays, dict[tuple[int, ...], np.ndarray]] = (
+    weakref.WeakKeyDictionary()
+)
+#: a rollup of sizes only (``_rollup_counts``) from a table of at least ``_COUNT_ROWS`` classes
+#: counts over the whole key space while it has at most ``_COUNT_DENSE_PER_ROW`` cells per
+#: source class: a float64 cell costs about what a pass over one source class does, and the
+#: general dense path makes five such passes (on small tables its fixed costs win instead)
+_COUNT_ROWS = 1 << 12
+_COUNT_DENSE_PER_ROW = 4
 #: initial hash-table size for factorizing a row-sized key: pandas sizes it to the row count by
 #: default, which on 10 M rows of 18 k classes costs 3× the time and 2× the memory of a table
 #: that starts small and grows with the classes actually seen
@@ -321,15 +341,19 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
     ``take`` of any row of each class (every row of a class has the same coarser codes).
     """
     qis = table.encoded.quasi_identifiers
-    cards = [c.cardinality(level) for c, level in zip(qis, node, strict=True)]
-    space = 1
-    for card in cards:
-        space *= max(card, 1)
+    cards, _, space = _radices(table.encoded, node)
     n = table.n_classes
     if not qis or n == 0 or space >= _KEY_LIMIT:
         return _rollup_general(table, node, cards)
     keys = table.keys
     key = _combined_key(table, node, cards, space)
+    if (
+        n >= _COUNT_ROWS
+        and not table.sensitive
+        and table.record_class is None
+        and space <= _COUNT_DENSE_PER_ROW * n
+    ):
+        return _rollup_counts(table, node, cards, key, space)
     if space <= max(_ROLLUP_DENSE_MIN, min(_ROLLUP_DENSE_PER_ROW * n, _ROLLUP_DENSE_MAX)):
         present = np.zeros(space, dtype=bool)
         present[key] = True
@@ -354,6 +378,30 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
     return out
 
 
+def _rollup_counts(
+    table: ClassTable, node: tuple[int, ...], cards: list[int], key: np.ndarray, space: int
+) -> ClassTable:
+    """``_rollup`` of a table that carries class sizes only (no sensitive counts, no record
+    classes: what a search evaluating k-anonymity rolls up), over a small key space.
+
+    Nothing needs the class of each source class then, so the new table is one weighted
+    ``bincount`` over the key space: its non-empty cells are the classes (in key order, as
+    ever), their counts the sizes, and the cells decode into the key columns (small: one row
+    per new class) — instead of a byte mask, a lookup, a gather of the key, a scatter of
+    representatives and a second ``bincount``, each a pass over the source classes. Source
+    sizes are positive (``count`` drops empty classes), so a cell is non-empty iff present.
+    """
+    counts = np.bincount(key, weights=table.sizes, minlength=space)
+    cells = np.flatnonzero(counts)
+    sizes = counts.take(cells).astype(np.int64)
+    radix, bases = _radix_arrays(table.encoded, node)
+    keys = np.empty((len(cells), len(cards)), dtype=CODE_DTYPE, order="F")
+    np.remainder(cells[:, None] // radix, bases, out=keys, casting="unsafe")
+    out = ClassTable(table.encoded, node, keys, sizes, {}, None)
+    out.combined = cells
+    return out
+
+
 def _combined_key(
     table: ClassTable, node: tuple[int, ...], cards: list[int], space: int
 ) -> np.ndarray:
@@ -371,52 +419,37 @@ def _combined_key(
     qis = table.encoded.quasi_identifiers
     keys = table.keys
     width = len(qis)
-    radix, radix_old = [0] * width, [0] * width
-    r = r_old = 1
-    for j in range(width - 1, -1, -1):
-        radix[j], radix_old[j] = r, r_old
-        r *= max(cards[j], 1)
-        r_old *= max(qis[j].cardinality(table.node[j]), 1)
-    changed = [j for j, (lo, hi) in enumerate(zip(table.node, node, strict=True)) if hi != lo]
+    at = table.node
+    radix = _radices(table.encoded, node)[1]
+    radix_old = _radices(table.encoded, at)[1]
+    changed = [j for j in range(width) if node[j] != at[j]]
     combined = table.combined
     if combined is not None and changed and 2 * (changed[-1] - changed[0]) + 5 <= 2 * width:
         f, m = changed[0], changed[-1]
         key = None
         for j in range(f, m + 1):
-            lo, hi = table.node[j], node[j]
-            if hi == lo and radix[j] == radix_old[j]:
+            if node[j] == at[j] and radix[j] == radix_old[j]:
                 continue
-            old = np.arange(qis[j].cardinality(lo), dtype=np.int64)
-            new = old if hi == lo else qis[j].levels.up(lo, hi)
-            w = np.multiply(new, radix[j], dtype=np.int64)
-            w -= old * radix_old[j]
-            part = w.take(keys[:, j])
+            part = _weights(qis[j].levels, at[j], node[j], radix[j], radix_old[j]).take(keys[:, j])
             if key is None:
                 key = part
             else:
                 key += part
         key = combined.copy() if key is None else np.add(key, combined, out=key)
         # the prefix (columns before f) keeps its value; only its radix changes
-        step = max(qis[f].cardinality(table.node[f]), 1) * radix_old[f]
+        step = max(len(qis[f].levels.labels[at[f]]), 1) * radix_old[f]
         coef = max(cards[f], 1) * radix[f] - step
         if f > 0 and coef != 0:
             prefix = combined // step
             prefix *= coef
             key += prefix
         return key
-    weights = [
-        (qis[j].levels.up(lo, hi) if hi != lo else None, radix[j])
-        for j, (lo, hi) in enumerate(zip(table.node, node, strict=True))
-    ]
     key = None
     if table.n_classes >= _PACK_ROWS:
         for columns, codes in _packs(table):
             cells = None
             for j in columns:
-                up, r = weights[j]
-                if up is None:
-                    up = np.arange(qis[j].cardinality(table.node[j]))
-                w = np.multiply(up, r, dtype=np.int64)
+                w = _weights(qis[j].levels, at[j], node[j], radix[j])
                 cells = w if cells is None else (cells[:, None] + w).reshape(-1)
             part = cells.take(codes)
             if key is None:
@@ -424,16 +457,70 @@ def _combined_key(
             else:
                 key += part
         return key
-    for j, (up, r) in enumerate(weights):
-        if up is None:
-            part = np.multiply(keys[:, j], r, dtype=np.int64)
+    for j in range(width):
+        if node[j] == at[j]:
+            part = np.multiply(keys[:, j], radix[j], dtype=np.int64)
         else:
-            part = np.multiply(up, r, dtype=np.int64).take(keys[:, j])
+            part = _weights(qis[j].levels, at[j], node[j], radix[j]).take(keys[:, j])
         if key is None:
             key = part
         else:
             key += part
     return key
+
+
+def _radices(encoded: EncodedTable, node: tuple[int, ...]) -> tuple[list[int], list[int], int]:
+    """``(cards, radix, space)`` of ``node``: each column's cardinality at its level, its radix
+    in the combined key (the last column varies fastest; a cardinality of 0 counts as 1) and the
+    key space. Memoised per encoded table: a search rolls up to and from the same few thousand
+    nodes, and these Python loops were a sizeable share of rolling up a small table."""
+    cache = _RADIX_CACHE.get(encoded)
+    if cache is None or len(cache) >= _RADIX_CACHE_ENTRIES:
+        cache = _RADIX_CACHE[encoded] = {}
+    hit = cache.get(node)
+    if hit is None:
+        qis = encoded.quasi_identifiers
+        cards = [len(c.levels.labels[level]) for c, level in zip(qis, node, strict=True)]
+        radix, r = [0] * len(cards), 1
+        for j in range(len(cards) - 1, -1, -1):
+            radix[j] = r
+            r *= max(cards[j], 1)
+        hit = cache[node] = (cards, radix, r)
+    return hit
+
+
+def _radix_arrays(encoded: EncodedTable, node: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """``_radices``' radices and cardinalities (at least 1) as int64 arrays, for decoding
+    combined keys; memoised alike."""
+    cache = _RADIX_CACHE.get(encoded)
+    hit = cache.get(("arrays", node)) if cache is not None else None
+    if hit is None:
+        cards, radix, _ = _radices(encoded, node)
+        hit = (np.array(radix, dtype=np.int64), np.maximum(np.array(cards, dtype=np.int64), 1))
+        _RADIX_CACHE[encoded][("arrays", node)] = hit
+    return hit
+
+
+def _weights(levels: LevelArrays, lo: int, hi: int, radix: int, radix_old: int = 0) -> np.ndarray:
+    """``up(lo, hi) · radix − code · radix_old`` for every level-``lo`` code, as int64: what each
+    code adds to a combined key (``radix_old = 0``) or changes in it. Memoised per hierarchy for
+    small levels: a search asks for the same few hundred arrays thousands of times, and building
+    one is several numpy calls where gathering through it is one."""
+    key = (lo, hi, radix, radix_old)
+    cache = _WEIGHT_CACHE.get(levels)
+    if cache is not None:
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+    code = np.arange(len(levels.labels[lo]), dtype=np.int64)
+    w = np.multiply(code if hi == lo else levels.up(lo, hi), radix, dtype=np.int64)
+    if radix_old:
+        w -= code * radix_old
+    if len(code) <= _WEIGHT_CACHE_CODES:
+        if cache is None or len(cache) >= _WEIGHT_CACHE_ENTRIES:
+            cache = _WEIGHT_CACHE[levels] = {}
+        cache[key] = w
+    return w
 
 
 def _packs(table: ClassTable) -> list[tuple[list[int], np.ndarray]]:

@@ -522,7 +522,14 @@ def apply(
     keep_order: Annotated[
         bool, typer.Option("--keep-order", help="Keep the input's row order (default: shuffle)")
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the row shuffle")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="Seed of the row shuffle, for reproducible tests; never written out. Default: "
+            "the operating system's entropy",
+        ),
+    ] = None,
 ) -> None:
     """Re-apply a chosen transformation to DATA and check it: exit 0 and write the release if
     the policy holds, exit 1 with the batch's check report and NO release if it does not."""

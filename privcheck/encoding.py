@@ -34,6 +34,7 @@ from privcheck.policy import (
     IntervalsHierarchy,
     MaskingHierarchy,
     Policy,
+    Role,
     TableHierarchy,
     load_policy,
 )
@@ -261,6 +262,12 @@ def _missing_error(codes: np.ndarray, name: str, n_missing: int) -> None:
     )
 
 
+def string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
+    """Values as the strings a hierarchy file would spell them (39.0 → '39'): what a release
+    writes for a column that mixes ground numbers with '*' or '<missing>'."""
+    return _string_labels(values)
+
+
 def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, np.ndarray, int]:
     """Factorize one column; returns (int32 codes, -1 for missing; uniques; number missing).
 
@@ -371,8 +378,9 @@ def _resolve(name: str, attr: Attribute, uniques: np.ndarray, policy: Policy) ->
 def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) -> EncodedColumn:
     """A quasi-identifier grouped as it stands (a check of a possibly generalized release).
 
-    A value may be a label of any level of its table hierarchy, or the suppression mark '*';
-    one that appears nowhere in the hierarchy is still an input error. Generated hierarchies
+    A value may be a label of any level of its table hierarchy, the suppression mark '*', or the
+    label a release writes for missing values ('<missing>', ``missing: own_class``); one that
+    appears nowhere in the hierarchy is still an input error. Generated hierarchies
     (intervals, masking, dates) only group.
     """
     direct = _sorted_categories(column, name, policy.missing)
@@ -380,8 +388,9 @@ def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) 
     labels = _string_labels(uniques)
     if isinstance(attr.hierarchy, TableHierarchy):
         tree = _resolve(name, attr, uniques, policy)  # also validates the hierarchy itself
-        known = {str(v) for level in tree.labels for v in level} | {TOP}  # a set: cheaper
-        absent = np.flatnonzero([v not in known for v in labels])  # than a pandas Index here
+        # (a set: cheaper than a pandas Index here)
+        known = {str(v) for level in tree.labels for v in level} | {TOP, MISSING_LABEL}
+        absent = np.flatnonzero([v not in known for v in labels])
         if len(absent) and direct is not None:  # only a value some row holds is an error
             codes, uniques, n_missing = _factorize(column, name, policy.missing)
             labels = _string_labels(uniques)
@@ -503,7 +512,11 @@ def encode(
         raise DataError(
             f"column {repeated[0]!r} appears more than once in the data; rename the duplicates"
         )
-    absent = [c for c in policy.attributes if c not in seen]
+    # an identifier absent from the data is what a release looks like: the checker reports the
+    # identifiers present instead (a failing finding), and nothing here reads identifiers
+    absent = [
+        c for c, a in policy.attributes.items() if c not in seen and a.role is not Role.identifier
+    ]
     if absent:
         have = ", ".join(map(str, names[:12]))
         raise DataError(

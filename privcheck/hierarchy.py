@@ -12,10 +12,14 @@ import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from privcheck.errors import DataError, PolicyError
+
+if TYPE_CHECKING:
+    import pandas as pd
 from privcheck.policy import (
     DatesHierarchy,
     IntervalsHierarchy,
@@ -187,23 +191,68 @@ def _number_label(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
+def _whole(v: float) -> bool:
+    return isinstance(v, int) or float(v).is_integer()
+
+
+def _integer_values(values: np.ndarray, name: str) -> np.ndarray | None:
+    """The values as exact Python ints (object array) when every one is an integer, else None.
+
+    Parsed as integers of any size, never through float64, which holds integers exactly only up
+    to 2^53 (one pass over the distinct values, as the labels are).
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu":
+        return arr.astype(object)
+    import pandas as pd  # (integer spellings of a non-integer column: rare)
+
+    text = pd.Series(arr.astype(object)).astype(str).str.strip()
+    if not len(text) or not text.str.fullmatch(r"[+-]?\d+").all():
+        return None
+    if text.str.len().max() > 1000:
+        raise DataError(
+            f"column {name!r} holds an integer of more than 1000 digits; an intervals hierarchy "
+            "needs numbers it can bin: fix the value or use a table hierarchy"
+        )
+    return np.array([int(t) for t in text], dtype=object)
+
+
 def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> LevelArrays:
-    """Bins of growing width over the distinct numeric ``values`` (the ground domain)."""
-    x = _as_numbers(values, name, "an intervals hierarchy")
-    integral = bool(np.all(np.mod(x, 1) == 0)) and all(float(w).is_integer() for w in spec.widths)
+    """Bins of growing width over the distinct numeric ``values`` (the ground domain).
+
+    Integer values with whole-number widths and origin are binned in exact integer arithmetic
+    (labels such as ``1152921504606846976-1152921504606846985``); other numbers in float64, which
+    is refused for integers beyond 2^53 that it could not bound exactly.
+    """
+    ints = _integer_values(values, name)
+    exact = ints is not None and _whole(spec.origin) and all(_whole(w) for w in spec.widths)
     columns = [np.asarray(values, dtype=object)]
-    for w in spec.widths:
-        lo = spec.origin + np.floor((x - spec.origin) / w) * w
-        hi = lo + w
-        if integral:
-            lab = [
-                f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in zip(lo, hi, strict=True)
-            ]
-        else:
-            lab = [f"[{_number_label(a)}, {_number_label(b)})" for a, b in zip(lo, hi, strict=True)]
-        columns.append(np.asarray(lab, dtype=object))
+    if exact:
+        origin = int(spec.origin)
+        for width in spec.widths:
+            w = int(width)
+            lo = origin + (ints - origin) // w * w
+            columns.append(np.array([f"{a}-{a + w - 1}" for a in lo], dtype=object))
+    else:
+        x = _as_numbers(values, name, "an intervals hierarchy")
+        if ints is not None and np.any(np.abs(x) > 2.0**53):
+            raise DataError(
+                f"column {name!r} holds integers beyond 2^53, which an intervals hierarchy with "
+                "a fractional width or origin cannot bound exactly; use whole-number widths and "
+                "origin"
+            )
+        integral = bool(np.all(np.mod(x, 1) == 0)) and all(_whole(w) for w in spec.widths)
+        for w in spec.widths:
+            lo = spec.origin + np.floor((x - spec.origin) / w) * w
+            hi = lo + w
+            pairs = zip(lo, hi, strict=True)
+            if integral:
+                lab = [f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in pairs]
+            else:
+                lab = [f"[{_number_label(a)}, {_number_label(b)})" for a, b in pairs]
+            columns.append(np.asarray(lab, dtype=object))
     if spec.top:
-        columns.append(np.full(len(x), TOP, dtype=object))
+        columns.append(np.full(len(values), TOP, dtype=object))
     return _levels_from_label_columns(name, columns)
 
 
@@ -228,24 +277,39 @@ def masking_levels(spec: MaskingHierarchy, name: str, values: np.ndarray) -> Lev
     return _levels_from_label_columns(name, columns)
 
 
+def _iso_week(d: pd.Series) -> pd.Series:
+    iso = d.dt.isocalendar()
+    return iso["year"].astype(str) + "-W" + iso["week"].astype(str).str.zfill(2)
+
+
 _DATE_FORMATS = {
+    "week": _iso_week,
     "month": lambda d: d.dt.strftime("%Y-%m"),
     "quarter": lambda d: d.dt.year.astype(str) + "-Q" + d.dt.quarter.astype(str),
     "year": lambda d: d.dt.year.astype(str),
     "decade": lambda d: (d.dt.year // 10 * 10).astype(str) + "s",
     "century": lambda d: (d.dt.year // 100 * 100).astype(str) + "s",
 }
-_DATE_RANK = {"month": 0, "quarter": 1, "year": 2, "decade": 3, "century": 4}
+
+
+def _iso_years(d: pd.Series) -> pd.Series:
+    return d.dt.isocalendar()["year"].astype(np.int64)
+
+
+#: year-based levels above a week: counted in ISO week-numbering years so the levels nest
+_ISO_YEAR_FORMATS = {
+    "year": lambda d: _iso_years(d).astype(str),
+    "decade": lambda d: (_iso_years(d) // 10 * 10).astype(str) + "s",
+    "century": lambda d: (_iso_years(d) // 100 * 100).astype(str) + "s",
+}
 
 
 def date_levels(spec: DatesHierarchy, name: str, values: np.ndarray) -> LevelArrays:
-    """Calendar generalization: day → month → year → decade (whichever levels the spec lists)."""
-    ranks = [_DATE_RANK[lv] for lv in spec.levels]
-    if ranks != sorted(set(ranks)):
-        raise PolicyError(
-            f"dates hierarchy of {name!r}: levels {spec.levels} must go from fine to coarse "
-            "without repeats (month, quarter, year, decade, century)"
-        )
+    """Calendar generalization: day → (ISO week →) month → year → decade (the levels listed).
+
+    The level order is checked when the policy is loaded (`DatesHierarchy`). After an ISO week
+    the year-based levels use the ISO week-numbering year, so that each week has one parent.
+    """
     import pandas as pd  # (its calendar arithmetic; a dates hierarchy is the one user here)
 
     raw = pd.Series(np.asarray(values, dtype=object))
@@ -256,9 +320,10 @@ def date_levels(spec: DatesHierarchy, name: str, values: np.ndarray) -> LevelArr
             f"column {name!r} has a value that is not a date ({exc}); fix the value or set the "
             "hierarchy's 'format'"
         ) from None
+    formats = {**_DATE_FORMATS, **_ISO_YEAR_FORMATS} if "week" in spec.levels else _DATE_FORMATS
     columns = [np.asarray(values, dtype=object)]
     for lv in spec.levels:
-        columns.append(np.asarray(_DATE_FORMATS[lv](parsed), dtype=object))
+        columns.append(np.asarray(formats[lv](parsed), dtype=object))
     if spec.top:
         columns.append(np.full(len(raw), TOP, dtype=object))
     return _levels_from_label_columns(name, columns)
@@ -314,12 +379,32 @@ def _natural_key(v: object) -> tuple:
     )
 
 
+def _exact_integers(values: np.ndarray) -> np.ndarray | None:
+    """``values`` as int64 when every one is an integer (a number or its spelling), else None."""
+    out = []
+    for v in values:  # (the few distinct values of a hierarchy, not records)
+        if isinstance(v, (bool, np.bool_)):
+            return None
+        if isinstance(v, (int, np.integer)):
+            out.append(int(v))
+        elif isinstance(v, str) and v.strip().lstrip("+-").isdigit():
+            out.append(int(v.strip()))
+        else:
+            return None
+    try:
+        return np.array(out, dtype=np.int64)
+    except OverflowError:
+        return None
+
+
 def natural_order(values: np.ndarray) -> np.ndarray:
     """Positions of ``values`` in their natural order: numeric when all are numbers, else
     strings compared with their digit runs as numbers ('3K' < '11K')."""
     num = parse_numbers(np.asarray(values, dtype=object))
     if len(values) and not np.isnan(num).any():
-        order = np.argsort(num, kind="stable")
+        # integers are ordered as integers: beyond 2^53 floats would tie distinct values
+        exact = _exact_integers(values)
+        order = np.argsort(num if exact is None else exact, kind="stable")
     else:
         order = np.array(
             sorted(range(len(values)), key=lambda i: _natural_key(values[i])), dtype=np.int64

@@ -170,6 +170,7 @@ def summary_line(report: Report) -> str:
                 f"{m.model} ({_params(m.params)}) VIOLATED: {m.statistic} {_fmt(m.value)}{bound}, "
                 f"{m.violating_classes} classes / {m.violating_records} records violate"
             )
+    parts = [*(f.upper()[:1] + f[1:] for f in report.findings()), *parts]
     return "; ".join(parts) if parts else "no models"
 
 
@@ -194,6 +195,9 @@ def github_annotations(report: Report, file: str | None) -> str:
         msg += f"; {m.violating_classes} classes / {m.violating_records} records violate it"
         title = _escape_property(f"privcheck: {m.model} violated")
         lines.append(f"::error {where}title={title}::{_escape_data(msg)}")
+    for finding in report.findings():
+        title = _escape_property("privcheck: release integrity")
+        lines.append(f"::error {where}title={title}::{_escape_data(finding)}")
     if not lines:
         title = _escape_property("privcheck: policy holds")
         lines.append(

@@ -40,6 +40,7 @@ from privcheck.report import (
     ValueHistogram,
     _fmt,
     _params,
+    class_requirement,
     requirement,
 )
 
@@ -80,6 +81,7 @@ tr.pass td.result{color:var(--ok);font-weight:700}
 figure{margin:6px 0}figure svg{max-width:100%;height:auto}
 figcaption{font-size:.82rem;color:var(--muted)}
 .note{color:var(--muted);font-size:.85rem}
+.finding{color:var(--bad);font-weight:600}
 .warning{background:#fff4e5;border-left:4px solid #ef6c00;padding:8px 12px;margin:8px 0;
 font-weight:600}
 pre.cmd{background:var(--bg);padding:8px 12px;border-radius:6px;font-size:.82rem;
@@ -169,7 +171,7 @@ def class_size_plot(hist: SizeHistogram, k: float | None, salt: str) -> str:
 
 
 def statistic_plot(m: ModelResult, hist: ValueHistogram, salt: str) -> str:
-    req = requirement(m.model, m.params)
+    req = class_requirement(m.model, m.params)
     edges = np.asarray(hist.edges)
     mids, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
     counts = np.asarray(hist.classes)
@@ -553,7 +555,18 @@ def render_html(report: Report) -> str:
         f"<h1>{e(title)}</h1></header>",
         f"<p class='meta'>{report.n_records:,} records in {report.n_classes:,} equivalence "
         f"classes over {e(qis)}. {sum(m.passed for m in report.models)} of "
-        f"{len(report.models)} models hold.</p>",
+        f"{len(report.models)} models hold."
+        + (
+            f" {report.n_suppressed:,} suppressed records ('*' rows) against a limit of "
+            f"{report.suppression_limit_records:,}."
+            if report.suppression_limit_records is not None
+            else ""
+        )
+        + "</p>",
+        *(
+            f"<p class='finding' id='finding-{i}'><strong>FAIL:</strong> {e(f)}</p>"
+            for i, f in enumerate(report.findings(), 1)
+        ),
         f"<nav>{''.join(toc)}</nav>",
         _summary_table(report),
         _classes_section(report),

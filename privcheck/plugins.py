@@ -34,6 +34,11 @@ BUILTIN_MODELS: tuple[str, ...] = (
     "privcheck.models.deltadisclosure",
     "privcheck.models.alphak",
     "privcheck.models.differential_privacy",
+    "privcheck.models.average_risk",
+    "privcheck.models.record_risk",
+    "privcheck.models.kmap",
+    "privcheck.models.delta_presence",
+    "privcheck.models.population_uniqueness",
     "privcheck.graph.models",
 )
 BUILTIN_ANONYMIZERS: tuple[str, ...] = (

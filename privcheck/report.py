@@ -274,8 +274,9 @@ class ModelResult(BaseModel):
     model: str
     params: dict[str, Any]
     passed: bool
-    value: float | None = Field(
-        description="The level the data achieves; null when unbounded or when there is no class"
+    value: float | list[float] | None = Field(
+        description="The level the data achieves; null when unbounded or when there is no "
+        "class; a [min, max] pair for delta-presence"
     )
     unbounded: bool = Field(
         False, description="The worst class's statistic is infinite (value is then null)"
@@ -314,9 +315,40 @@ class Report(BaseModel):
     explanation: Explanation | None = Field(
         None, description="What drives the re-identification risk (check --explain)"
     )
+    identifiers_present: list[str] = Field(
+        default_factory=list,
+        description="Identifier columns of the policy that the checked data still holds: a "
+        "failing finding (a release must not carry them); absent identifiers are fine",
+    )
+    n_suppressed: int = Field(
+        0,
+        description="Rows counted as suppressed records (suppressed_records: star, every "
+        "quasi-identifier '*'): not judged by the models, not in n_records",
+    )
+    suppression_limit_records: int | None = Field(
+        None, description="The suppression limit in records (suppressed_records: star)"
+    )
+    suppression_ok: bool = Field(
+        True, description="n_suppressed is within suppression_limit_records"
+    )
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=2)
+
+    def findings(self) -> list[str]:
+        """The release-integrity findings beyond the models, one sentence each."""
+        out = []
+        if self.identifiers_present:
+            out.append(
+                f"identifier column(s) present: {', '.join(self.identifiers_present)} — a "
+                "release must not carry them (drop them, or anonymize the data)"
+            )
+        if not self.suppression_ok:
+            out.append(
+                f"{self.n_suppressed} suppressed records ('*' rows) exceed the suppression limit "
+                f"of {self.suppression_limit_records} record(s)"
+            )
+        return out
 
 
 def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
@@ -341,7 +373,26 @@ def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
         return float(params["delta"]), "<"
     if model == "alpha-k-anonymity" and "alpha" in params:
         return float(params["alpha"]), "<="
+    # risk thresholds: the average risk (or estimated share of population uniques) against t, the
+    # share of records above t against max_share. None for k-map (with only a population size
+    # the verdict is the Poisson test's, not value ≥ k) and δ-presence (two bounds)
+    if model in ("average-risk", "population-uniqueness") and "threshold" in params:
+        return float(params["threshold"]), "<="
+    if model == "record-risk" and "threshold" in params:
+        return float(params.get("max_share", 0.0)), "<="
     return None
+
+
+def class_requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
+    """What each class's statistic (a histogram's bins) is compared with: the model's
+    ``requirement`` except for models whose ``value`` is a table-level figure — record-risk's
+    classes are at risk above the threshold; an average's or an estimate's classes have no bound
+    of their own."""
+    if model == "record-risk" and "threshold" in params:
+        return float(params["threshold"]), "<="
+    if model in ("average-risk", "population-uniqueness", "delta-presence"):
+        return None
+    return requirement(model, params)
 
 
 class Exposure(BaseModel):
@@ -530,8 +581,11 @@ def exposure_lines(x: Exposure) -> list[str]:
     return lines
 
 
-def _fmt(value: float | None, unbounded: bool = True) -> str:
-    """A figure for text output: ∞ for an unbounded statistic, n/a for one not defined."""
+def _fmt(value: float | list[float] | None, unbounded: bool = True) -> str:
+    """A figure for text output: ∞ for an unbounded statistic, n/a for one not defined; a
+    [min, max] pair (delta-presence) as both figures."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_fmt(v, unbounded) for v in value) + "]"
     if value is None:
         return "∞" if unbounded else "n/a"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.4g}"
@@ -558,10 +612,19 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
             f"{report.n_edges} edges"
         )
     else:
+        starred = ""
+        if report.n_suppressed or report.suppression_limit_records is not None:
+            starred = (
+                f"; {report.n_suppressed} suppressed records ('*' rows, limit "
+                f"{report.suppression_limit_records})"
+            )
         console.print(
             f"privcheck check{src} {verdict} — {report.n_records} records, {report.n_classes} "
             f"classes over {', '.join(report.quasi_identifiers) or 'no quasi-identifiers'}"
+            + starred
         )
+        for finding in report.findings():
+            console.print(f"FAIL: {finding}")
     table = Table(show_edge=False)
     for col in ("model", "parameters", "result", "achieved", "violating classes", "records"):
         table.add_column(col, justify="right" if col in ("achieved", "records") else "left")

@@ -314,3 +314,30 @@ def test_adult_rollup_paths_equal_count(adult_frame, monkeypatch, dense):
     ]:
         assert_same_table(rollup(bottom, node), count(encoded, node))
         assert_same_table(rollup(rollup(bottom, middle), node), count(encoded, node))
+
+
+@pytest.mark.parametrize("counts_path", [True, False])
+def test_adult_rollup_of_sizes_only_equals_count(adult_frame, monkeypatch, counts_path):
+    """A table with no sensitive counts and no record classes (a k-anonymity search's) rolls up
+    through one weighted count over the key space (``_rollup_counts``): the same tables as
+    counting the rows, from small tables as well as big ones."""
+    import dataclasses
+
+    import privcheck.classes as classes
+
+    monkeypatch.setattr(classes, "_COUNT_ROWS", 1 if counts_path else 1 << 60)
+    monkeypatch.setattr(classes, "_COUNT_DENSE_PER_ROW", 1 << 20)
+    policy = parse_policy(
+        adult_policy(ADULT_QIS, "salary-class", [{"model": "k-anonymity", "k": 2}])
+    )
+    encoded = dataclasses.replace(encode(adult_frame, policy), sensitive={})
+    bottom = count(encoded, track_records=False)
+    for middle, node in [
+        ((0, 0, 0, 1, 0, 0, 0, 0), (0, 0, 0, 1, 1, 0, 0, 0)),
+        ((1, 0, 0, 1, 1, 1, 0, 0), (2, 1, 0, 1, 2, 2, 0, 1)),
+        ((2, 0, 1, 1, 2, 1, 1, 1), (4, 1, 1, 2, 3, 2, 2, 2)),
+    ]:
+        expected = count(encoded, node, track_records=False)
+        for table in (rollup(bottom, node), rollup(rollup(bottom, middle), node)):
+            assert_same_table(table, expected)
+            assert table.keys.flags.f_contiguous and table.keys.dtype == expected.keys.dtype

@@ -17,15 +17,21 @@ import numpy as np
 import pandas as pd
 
 from privcheck.anonymizers.problem import NodeOutcome, Progress, SearchProblem, SearchResult
-from privcheck.anonymizers.release import materialise, recheck, removed_columns
+from privcheck.anonymizers.release import (
+    materialise,
+    recheck,
+    recheck_codes,
+    removed_columns,
+)
 from privcheck.classes import ClassTable, count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
 from privcheck.metrics.generalization import Metric, all_metrics, get_metric
 from privcheck.models.base import evaluate_models, table_models, validate_data
+from privcheck.params import check_param_types
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy
-from privcheck.report import AnonymizationReport, Report
+from privcheck.report import AnonymizationReport, Report, _fmt
 
 
 class Anonymizer:
@@ -48,6 +54,7 @@ class Anonymizer:
         if unknown:
             known = ", ".join(self.defaults()) or "none"
             raise PolicyError(f"{self.name} has no parameter {unknown[0]!r} (parameters: {known})")
+        params = check_param_types(self.name, self.defaults(), params)
         self.params = {**self.defaults(), **params}
 
     @classmethod
@@ -156,7 +163,9 @@ class GeneralizationAnonymizer(Anonymizer):
         if result.optimum is None:
             raise PolicyError(nothing_satisfies(encoded, policy, limit, bound))
         node = result.optimum
-        table = count(encoded, node, track_records=encoded.weights is None)
+        table = problem.evaluator.records_table(node)
+        if table is None:
+            table = count(encoded, node, track_records=encoded.weights is None)
         outcome, kept_classes = problem.evaluator.verdict(table)
         if not outcome.satisfied:  # pragma: no cover - the search returned a failing node
             raise RuntimeError(f"{self.name} chose node {node}, which does not satisfy the policy")
@@ -169,7 +178,7 @@ class GeneralizationAnonymizer(Anonymizer):
         data: pd.DataFrame,
         policy: Policy,
         *,
-        seed: int = 0,
+        seed: int | None = None,
         keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
@@ -178,10 +187,21 @@ class GeneralizationAnonymizer(Anonymizer):
         encoded = encode(data, policy)
         choice = self.choose(encoded, policy, previous=previous, progress=progress)
         kept_records = choice.kept_classes[choice.table.record_class]
-        release, suppressed_rows = materialise(
-            data, encoded, choice.node, kept_records, policy, keep_order=keep_order, seed=seed
+        release, suppressed = materialise(
+            data,
+            encoded,
+            choice.node,
+            kept_records,
+            policy,
+            keep_order=keep_order,
+            seed=seed,
+            table=choice.table,
         )
-        check = recheck(release, suppressed_rows, policy)
+        check = recheck_codes(
+            data, encoded, choice.table, kept_records, policy, n_rows=len(release)
+        )
+        if check is None:  # kept records that read back as suppressed: check the written rows
+            check = recheck(release, suppressed, policy)
         report = self.make_report(
             choice,
             encoded,
@@ -189,7 +209,7 @@ class GeneralizationAnonymizer(Anonymizer):
             check=check,
             n_released_rows=len(release),
             removed=removed_columns(data, policy),
-            seed=seed,
+            seed_given=seed is not None,
             keep_order=keep_order,
         )
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
@@ -204,7 +224,7 @@ class GeneralizationAnonymizer(Anonymizer):
         check: Report,
         n_released_rows: int,
         removed: list[str],
-        seed: int,
+        seed_given: bool,
         keep_order: bool,
     ) -> AnonymizationReport:
         """The anonymization report of a chosen node (shared by pandas and the engines)."""
@@ -214,7 +234,9 @@ class GeneralizationAnonymizer(Anonymizer):
         minimal = lattice.minimal(result.satisfying) if result.exact else None
         return AnonymizationReport(
             algorithm=self.name,
-            parameters=self.parameters(policy, seed, keep_order, choice.previous, choice.limit),
+            parameters=self.parameters(
+                policy, seed_given, keep_order, choice.previous, choice.limit
+            ),
             quasi_identifiers=encoded.qi_names,
             node=lattice.describe(choice.node),
             n_records=encoded.n_records,
@@ -246,9 +268,16 @@ class GeneralizationAnonymizer(Anonymizer):
         )
 
     def parameters(
-        self, policy: Policy, seed: int, keep_order: bool, lower: Sequence[int] | None, limit: int
+        self,
+        policy: Policy,
+        seed_given: bool,
+        keep_order: bool,
+        lower: Sequence[int] | None,
+        limit: int,
     ) -> dict[str, Any]:
-        """Everything that determines the release (published: the transparency principle)."""
+        """Everything that determines the release (published: the transparency principle) —
+        except the randomness: whether a seed was given, never its value (with the seed anyone
+        could replay the row shuffle and link release rows back to input positions)."""
         return {
             **self.params,
             "models": [{"model": m.model, **m.params()} for m in policy.models],
@@ -256,7 +285,7 @@ class GeneralizationAnonymizer(Anonymizer):
             "suppression_limit_records": limit,
             "suppressed_records": policy.suppressed_records,
             "metric": policy.metric,
-            "seed": seed,
+            "seed_given": seed_given,
             "keep_order": keep_order,
             "previous_node": list(lower) if lower is not None else None,
         }
@@ -295,7 +324,7 @@ def nothing_satisfies(
             return (
                 f"no generalization satisfies {ev.config.model} ({_params(ev.config)}): even "
                 f"with every quasi-identifier fully generalized the table violates it "
-                f"({ev.statistic} = {ev.value():.4g}); relax the model"
+                f"({ev.statistic} = {_fmt(ev.value())}); relax the model"
             )
     where = f" above the previous release's node {tuple(lower)}" if lower is not None else ""
     pct = 100.0 * policy.suppression_limit

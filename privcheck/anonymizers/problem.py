@@ -37,7 +37,13 @@ from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, gr
 from privcheck.encoding import EncodedTable
 from privcheck.errors import PolicyError
 from privcheck.lattice import Lattice, Node
-from privcheck.metrics.generalization import Metric, node_cost, precision
+from privcheck.metrics.generalization import (
+    Metric,
+    loss_bounds,
+    loss_level_sums,
+    node_cost,
+    precision,
+)
 from privcheck.models.base import evaluate_models
 from privcheck.plugins import model_registry
 from privcheck.policy import ModelConfig
@@ -142,10 +148,19 @@ class NodeEvaluator:
         self.dependent_configs = [
             c for c, m in zip(self.configs, classes, strict=True) if m.table_dependent
         ]
+        #: the largest k when k-anonymity is the only monotone model (a class is kept iff its
+        #: size reaches it: ``KAnonymity.evaluate``), else None
+        ks = [c.k for c in self.monotone_configs if c.model == "k-anonymity"]
+        self._k_only = max(ks) if ks and len(ks) == len(self.monotone_configs) else None
         self.evaluations = 0
+        #: each record's class in the root table (when this evaluator counted the root itself):
+        #: the chosen node's record classes roll up from it (``records_table``)
+        self._root_records: np.ndarray | None = None
         if root is None:
             at = tuple(lower) if lower is not None else self.encoded.bottom
-            root = count(self.encoded, at, track_records=False)
+            root = count(self.encoded, at, track_records=self.encoded.weights is None)
+            # the search's rollups must not carry a class per record: kept apart
+            self._root_records, root.record_class = root.record_class, None
         self._root = root
         root = root.node
         self._lower: Node = tuple(int(v) for v in root)
@@ -171,6 +186,22 @@ class NodeEvaluator:
             self._grid = np.full(shape, _NONE, dtype=np.int64)
             self._grid_slot = np.zeros(shape, dtype=np.int64)
         self._cached_classes = 0
+
+    @property
+    def root(self) -> ClassTable:
+        """The class table at the lattice's lower bound, counted from the records."""
+        return self._root
+
+    def records_table(self, node: Sequence[int]) -> ClassTable | None:
+        """The class table at ``node`` with the class of every record (what a release needs),
+        rolled up from the root's: one gather over the records instead of grouping them again
+        (on 1 M rows ~10 ms instead of ~200 ms). None when the root tracks no records (weighted
+        input, or a root given by the caller)."""
+        if self._root_records is None:
+            return None
+        root = replace(self._root, record_class=self._root_records)
+        node = tuple(int(v) for v in node)
+        return root if node == root.node else rollup(root, node, validate=False)
 
     # ------------------------------------------------------------------ class tables
     def table(self, node: Sequence[int]) -> ClassTable:
@@ -251,9 +282,12 @@ class NodeEvaluator:
     def verdict(self, table: ClassTable) -> tuple[NodeOutcome, np.ndarray]:
         """The verdict on a class table and the kept-class mask of its fixed point."""
         node, sizes, limit = table.node, table.sizes, self.limit
-        ok = np.ones(table.n_classes, dtype=bool)
-        for ev in evaluate_models(table, self.monotone_configs):
-            ok &= ev.class_ok
+        if self._k_only is not None:  # k-anonymity's formula, without a model object per node
+            ok = sizes >= self._k_only
+        else:
+            ok = np.ones(table.n_classes, dtype=bool)
+            for ev in evaluate_models(table, self.monotone_configs):
+                ok &= ev.class_ok
         violating = int(sizes[~ok].sum())
         if violating > limit:
             return NodeOutcome(node, False, False, False, violating, table.n_classes), ok
@@ -343,6 +377,7 @@ class SearchProblem:
             )
         self.evaluator = NodeEvaluator(encoded, configs, limit, self.lattice.lower)
         self.outcomes: dict[int, NodeOutcome] = {}
+        self._loss_sums: list[np.ndarray] | None = None
         self._progress = progress
         self.started = time.perf_counter()
         registry = model_registry()
@@ -393,7 +428,7 @@ class SearchProblem:
         lower node, then the first in lattice order.
 
         Without suppression every metric is monotone, so only the minimal satisfying nodes can be
-        optimal. With suppression every satisfying node is a candidate; Prec and height are
+        optimal. With suppression every satisfying node is a candidate; Prec, height and loss are
         ranked best-first by a bound (a kept record costs ``Σ h/|DGH|``, a suppressed one more),
         so the ranking stops as soon as no remaining node can win.
         """
@@ -417,15 +452,20 @@ class SearchProblem:
         return best
 
     def _cost_bounds(self, idx: np.ndarray) -> np.ndarray:
-        """A lower bound of the metric's cost at each node of ``idx``: exact for Prec and height
-        without suppression (a kept record costs ``Σ h/|DGH|``, a suppressed one more); −∞ for
-        metrics that depend on the class sizes."""
+        """A lower bound of the metric's cost at each node of ``idx``: exact for Prec, height and
+        loss without suppression (a kept record costs ``Σ h/|DGH|``, or the shares its values
+        cover, a suppressed one more); −∞ for metrics that depend on the class sizes."""
         lat = self.lattice
         if self.metric.name == "prec":
             n_attr = max(lat.width, 1)
             return np.array([-(1.0 - node_cost(lat.nodes[i], lat.heights) / n_attr) for i in idx])
         if self.metric.name == "height":
             return lat.node_heights[idx].astype(float)
+        if self.metric.name == "loss":
+            root = self.evaluator.root
+            if self._loss_sums is None:
+                self._loss_sums = loss_level_sums(root)
+            return loss_bounds(self._loss_sums, lat.nodes[idx], root.n_records)
         return np.full(len(idx), -np.inf)
 
     def _suppression_floor(self) -> np.ndarray:

@@ -3,9 +3,10 @@
 Only here do codes become strings again: each quasi-identifier column is one gather through its
 hierarchy's level labels. Identifiers (and columns the policy does not mention, which nobody vouched
 for) are removed; suppressed records are left out or written with every quasi-identifier as ``*``;
-rows are shuffled with a seeded generator so the release order says nothing about the input order
-(Sweeney's unsorted-matching attack) unless ``keep_order`` asks otherwise (risk evaluation needs
-the original and the release aligned).
+rows are shuffled so the release order says nothing about the input order (Sweeney's
+unsorted-matching attack) unless ``keep_order`` asks otherwise (risk evaluation needs the original
+and the release aligned). The shuffle draws from the operating system's entropy unless a seed is
+given (tests): the method is public, so the randomness must be secret to hide anything.
 
 The release is then checked by the ordinary checker, grouping the released strings as they stand
 (each must be a label of its hierarchy): a failing release is a bug in the search and raises
@@ -17,13 +18,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privcheck.checker import check_table
-from privcheck.classes import count
-from privcheck.encoding import EncodedTable, encode
+from privcheck.checker import SUPPRESSED, check_table, finish_report, starred_rows
+from privcheck.classes import ClassTable, count, first_rows, group
+from privcheck.encoding import EncodedTable, encode, string_labels
+from privcheck.engines import WEIGHT
+from privcheck.engines import check_policy as aggregated_policy
+from privcheck.errors import PolicyError
 from privcheck.policy import Policy, Role
 from privcheck.report import Report
-
-SUPPRESSED = "*"
 
 
 def removed_columns(data: pd.DataFrame, policy: Policy) -> list[str]:
@@ -43,27 +45,63 @@ def materialise(
     policy: Policy,
     *,
     keep_order: bool = False,
-    seed: int = 0,
+    seed: int | None = None,
+    table: ClassTable | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The released DataFrame for ``node`` with the records in ``kept`` kept, and which of its
-    rows are suppressed records (all False unless they are written as ``*``)."""
+    rows are suppressed records (all False unless they are written as ``*``).
+
+    ``table``: the class table at ``node`` with the class of every record, when the caller has
+    it (an anonymizer's chosen node): the released rows' codes are then gathered from its keys
+    through their classes, one scattered read of the records instead of one per column.
+
+    The released rows are chosen and shuffled as row numbers first; each quasi-identifier is
+    then one gather of its permuted integer codes into the few labels of its level, and each
+    other column one gather of the permuted rows — every column is built once, in release order
+    (permuting strings after materialising them cost 4× the whole materialisation on 1 M rows).
+    """
     drop = set(removed_columns(data, policy))
     columns = [c for c in data.columns if c not in drop]
-    out = data[columns].reset_index(drop=True)
     star = policy.suppressed_records == "star"
-    for col, level in zip(encoded.quasi_identifiers, node, strict=True):
-        labels = list(col.levels.labels[level])
-        codes = col.codes_at(level)
-        if star:
-            codes = np.where(kept, codes, len(labels))
-            labels.append(SUPPRESSED)
-        # the few labels become a column once (dtype inferred as for the whole column), then
-        # one take: no Python string object per record
-        out[col.name] = pd.Series(np.asarray(labels, dtype=object)).array.take(codes)
-    rows = np.arange(len(out)) if star else np.flatnonzero(kept)
+    rows = np.arange(len(data)) if star else np.flatnonzero(kept)
     if not keep_order:
         rows = np.random.default_rng(seed).permutation(rows)
-    return out.iloc[rows].reset_index(drop=True), ~kept[rows]
+    qis = {
+        col.name: (j, col, level)
+        for j, (col, level) in enumerate(zip(encoded.quasi_identifiers, node, strict=True))
+    }
+    classes = None
+    if table is not None and table.record_class is not None and tuple(table.node) == tuple(node):
+        classes = table.record_class.take(rows)
+    all_kept = bool(kept.all())  # no '*' written: a numeric column stays numeric
+    out: dict = {}
+    for name in columns:
+        if name not in qis:
+            out[name] = data[name].take(rows).reset_index(drop=True)
+            continue
+        j, col, level = qis[name]
+        labels = list(col.levels.labels[level])
+        if classes is not None:
+            codes = table.keys[:, j].take(classes)
+        else:
+            # the released rows' ground codes, then their level codes through the small level
+            # map (a gather that stays in cache, where ``codes_at`` would map every row first)
+            codes = col.codes.take(rows)
+            if level:
+                codes = col.levels.maps[level].take(codes)
+        if star and not all_kept:
+            codes = np.where(kept.take(rows), codes, len(labels))
+            labels.append(SUPPRESSED)
+        values = np.asarray(labels, dtype=object)
+        if any(type(v) is str for v in values) and not all(type(v) is str for v in values):
+            # ground numbers beside '*' or '<missing>': one column type, spelled as a hierarchy
+            # spells them (31.0 → '31'), so that Parquet can hold it and a check reads it back
+            values = string_labels(values)
+        # the few labels become a column once (dtype inferred as for the whole column), then
+        # one take: no Python string object per record
+        out[name] = pd.Series(values).array.take(codes)
+    release = pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype))
+    return release, ~kept[rows]
 
 
 def release_policy(policy: Policy, *, keep_hierarchies: bool = True) -> Policy:
@@ -86,17 +124,125 @@ def release_policy(policy: Policy, *, keep_hierarchies: bool = True) -> Policy:
 
 
 def recheck(release: pd.DataFrame, suppressed: np.ndarray, policy: Policy) -> Report:
-    """Check the release's kept rows with the ordinary checker; raise if it fails.
+    """Check the release exactly as ``privcheck check`` checks the written file; raise if it fails.
 
-    Rows written as ``*`` stand for suppressed records: they release no quasi-identifier value
-    and are left out of the check, exactly as removed records would be.
+    Rows written as ``*`` in every quasi-identifier stand for suppressed records: they release no
+    quasi-identifier value, are left out of the models and counted against the suppression limit
+    (``privcheck.checker.starred_rows``). ``suppressed`` says which rows the anonymizer
+    suppressed; a kept record whose generalized values are all ``*`` (a hierarchy whose labels
+    below its top are ``*``) cannot be told from them, and when the check then disagrees with
+    the anonymizer the release is refused rather than written.
     """
-    frame = release[~suppressed].reset_index(drop=True) if suppressed.any() else release
     rpolicy = release_policy(policy)
+    star = starred_rows(release, rpolicy)
+    frame = release if star is None else release[~star].reset_index(drop=True)
     encoded = encode(frame, rpolicy, as_released=True)
     report = check_table(count(encoded), rpolicy, source="release", details=False)
+    n_starred = 0 if star is None else int(star.sum())
+    finish_report(report, rpolicy, identifiers=[], n_suppressed=n_starred, n_rows=len(release))
     if not report.passed:
-        failing = ", ".join(m.model for m in report.models if not m.passed)
+        failing = ", ".join(m.model for m in report.models if not m.passed) or (
+            "the suppression limit"
+        )
+        as_checked = np.zeros(len(release), dtype=bool) if star is None else star
+        if policy.suppressed_records == "star" and not np.array_equal(as_checked, suppressed):
+            raise PolicyError(
+                f"the release would write kept records with every quasi-identifier '*', which "
+                f"a check cannot tell from suppressed records (it would then fail {failing}); "
+                "use suppressed_records: remove, or hierarchies whose labels below the top "
+                "are not '*'"
+            )
+        raise RuntimeError(
+            f"the release fails {failing} when checked; this is a bug in the anonymizer"
+        )
+    return report
+
+
+def released_rows(
+    data: pd.DataFrame, encoded: EncodedTable, table: ClassTable, kept: np.ndarray, policy: Policy
+) -> pd.DataFrame:
+    """The kept rows of the release as ``check`` reads them, one row per distinct row with its
+    count in ``WEIGHT``: the released labels of the quasi-identifiers and the original values of
+    the sensitive attributes — what an engine hands a check (``privcheck.engines``).
+
+    Built from codes, never from the release's strings: the kept records are grouped by their
+    class at the chosen node (``table``, counted from the rows) and their sensitive codes, and
+    only one row per group is turned into strings. A check reads nothing else of a release (the
+    models are functions of these counts), so checking this frame is checking the release.
+    """
+    rows = np.flatnonzero(kept)
+    if table.record_class is not None:
+        cls = table.record_class.take(rows)
+        columns, cards = [cls], [table.n_classes]
+    else:  # (weighted input: no record classes) group by the released codes themselves
+        columns = [
+            c.codes_at(lv).take(rows)
+            for c, lv in zip(encoded.quasi_identifiers, table.node, strict=True)
+        ]
+        cards = [
+            c.cardinality(lv) for c, lv in zip(encoded.quasi_identifiers, table.node, strict=True)
+        ]
+    for col in encoded.sensitive.values():
+        columns.append(col.codes.take(rows))
+        cards.append(col.cardinality())
+    inverse, n_groups = group(columns, cards)
+    first = rows.take(first_rows(inverse, n_groups))
+    out: dict = {}
+    for col, level in zip(encoded.quasi_identifiers, table.node, strict=True):
+        labels = pd.Series(np.asarray(col.levels.labels[level], dtype=object)).array
+        out[col.name] = labels.take(col.codes_at(level).take(first))
+    for name in encoded.sensitive:
+        out[name] = data[name].take(first).reset_index(drop=True)
+    weights = (
+        np.bincount(inverse, minlength=n_groups)
+        if encoded.weights is None
+        else (
+            np.bincount(inverse, weights=encoded.weights.take(rows), minlength=n_groups).astype(
+                np.int64
+            )
+        )
+    )
+    out[WEIGHT] = weights
+    return pd.DataFrame(out)
+
+
+def recheck_codes(
+    data: pd.DataFrame,
+    encoded: EncodedTable,
+    table: ClassTable,
+    kept: np.ndarray,
+    policy: Policy,
+    *,
+    n_rows: int,
+) -> Report | None:
+    """``recheck`` without re-encoding the release's strings: the same checker, policy and
+    verdict on ``released_rows`` (the release's distinct rows with their counts), as a check of
+    an aggregated frame from an engine. Raise if it fails.
+
+    ``n_rows`` is the number of rows the release writes. None when the codes cannot stand for
+    the written file: under ``suppressed_records: star`` a kept record whose generalized values
+    are all ``*`` reads back as a suppressed record, so only ``recheck`` of the written rows
+    says what ``check`` will say.
+    """
+    frame = released_rows(data, encoded, table, kept, policy)
+    rpolicy = release_policy(policy)
+    star = policy.suppressed_records == "star"
+    if star and starred_rows(frame, rpolicy) is not None:
+        return None
+    if star and rpolicy.quasi_identifiers and not kept.all():
+        # every kept record all '*': the written file is all '*', which ``check`` judges as the
+        # one class of every row, suppressed ones included
+        labels = frame[list(rpolicy.quasi_identifiers)].to_numpy(dtype=object)
+        if (labels == SUPPRESSED).all():
+            return None
+    released = encode(frame, aggregated_policy(rpolicy), weight_column=WEIGHT, as_released=True)
+    report = check_table(count(released), rpolicy, source="release", details=False)
+    n_suppressed = int(np.count_nonzero(~kept)) if star else 0
+    finish_report(report, rpolicy, identifiers=[], n_suppressed=n_suppressed, n_rows=n_rows)
+    if not report.passed:
+        failing = ", ".join(m.model for m in report.models if not m.passed) or (
+            "the suppression limit"
+        )
         raise RuntimeError(
             f"the release fails {failing} when checked; this is a bug in the anonymizer"
         )

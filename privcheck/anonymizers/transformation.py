@@ -117,7 +117,7 @@ def apply(
     policy: Policy | dict | str | Path,
     *,
     keep_order: bool = False,
-    seed: int = 0,
+    seed: int | None = None,
     max_groups: int | None = None,
 ) -> tuple[Any | None, Report]:
     """Generalize ``data`` with a transformation chosen earlier and check the result.

@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 #: so it cannot meet a data column's name)
 WEIGHT = "__privcheck_records__"
 
+#: ``attrs`` key of an aggregated frame: the engine frame's own column names (a check reports
+#: identifier columns the data still holds)
+SOURCE_COLUMNS = "privcheck_source_columns"
+
 #: the most distinct (quasi-identifier…, sensitive…) combinations a check brings back to the
 #: driver; override with ``max_groups=`` or the PRIVCHECK_MAX_GROUPS environment variable
 DEFAULT_MAX_GROUPS = 5_000_000
@@ -70,7 +74,12 @@ def check_columns(names: list[str], policy: Policy) -> None:
     Runs on the engine's schema, before any job, so a typo costs no scan of the data.
     """
     present = set(names)
-    absent = [c for c in policy.attributes if c not in present]
+    # an identifier absent from the data is what a release looks like (see checker)
+    absent = [
+        c
+        for c, a in policy.attributes.items()
+        if c not in present and a.role is not Role.identifier
+    ]
     if absent:
         have = ", ".join(map(str, names[:12]))
         raise DataError(
@@ -159,7 +168,10 @@ def aggregate(frame: Any, policy: Policy, *, max_groups: int | None = None) -> p
 
     agg = group_counts(frame, policy, max_groups_limit(max_groups))
     check_missing(agg, policy)
-    return sort_groups(agg, policy)
+    columns = agg.attrs.get(SOURCE_COLUMNS, [])
+    out = sort_groups(agg, policy)
+    out.attrs[SOURCE_COLUMNS] = columns
+    return out
 
 
 def engine_of(frame: Any) -> str:

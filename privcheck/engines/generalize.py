@@ -290,7 +290,7 @@ def anonymize_engine(
         check=check,
         n_released_rows=encoded.n_records if policy.suppressed_records == "star" else n_kept,
         removed=removed_columns(frame, policy),
-        seed=0,
+        seed_given=False,
         keep_order=True,
     )
     report.parameters["engine"] = "spark"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from privcheck.engines import WEIGHT, check_columns, engine_of, key_columns
+from privcheck.engines import SOURCE_COLUMNS, WEIGHT, check_columns, engine_of, key_columns
 from privcheck.errors import DataError
 from privcheck.policy import Policy
 
@@ -86,6 +86,7 @@ def group_counts(frame: Any, policy: Policy, limit: int) -> pd.DataFrame:
     except Exception as exc:  # the engine's own failure (unreadable file, lost executor …)
         raise _engine_error(frame, exc) from exc
     out.columns = [*keys, WEIGHT]
+    out.attrs[SOURCE_COLUMNS] = names
     if limit and len(out) > limit:
         raise DataError(
             f"the {engine_of(frame)} frame has more than {limit:,} distinct combinations of "

@@ -112,7 +112,7 @@ def spark_mdav(
     block_size: int = 20_000,
     *,
     sample_size: int = 5_000,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> SparkMdavResult:
     """Microaggregate ``columns`` of a Spark DataFrame with partitioned MDAV (module docstring).
 

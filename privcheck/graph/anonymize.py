@@ -69,7 +69,7 @@ def k_degree_anonymize(
     k: int,
     *,
     deletions: bool = False,
-    seed: int = 0,
+    seed: int | None = None,
     max_probes: int = 200,
     probe_size: int = 1,
     utility: bool = True,
@@ -79,7 +79,8 @@ def k_degree_anonymize(
 
     deletions: False adds edges only (the result contains every input edge); True may also
       delete edges, reaching targets closer to the input degrees (group medians).
-    seed: seeds the probing noise and the path-length sample, so runs are reproducible.
+    seed: seeds the probing noise and the path-length sample (None: the operating system's
+      entropy; a seed is for reproducible tests and is not reported).
     max_probes / probe_size: probing rounds before giving up, and the least number of low-degree
       nodes each round raises by one (a round raises as many as the greedy lacked partners).
     utility / path_sources: compute the utility figures, from this many BFS sources.
@@ -125,7 +126,7 @@ def k_degree_anonymize(
 
 
 def _plan(
-    ga: GraphArrays, k: int, deletions: bool, seed: int, max_probes: int, probe_size: int
+    ga: GraphArrays, k: int, deletions: bool, seed: int | None, max_probes: int, probe_size: int
 ) -> tuple[EdgeEdits, int, np.ndarray, int]:
     """DP + realisation with probing; returns (edits, optimal L1, realised targets, probes)."""
     d = ga.degrees

@@ -46,7 +46,7 @@ def average_clustering(adjacency: sp.csr_array) -> float:
     return float(coef.mean())
 
 
-def sample_sources(n: int, n_sources: int, seed: int) -> np.ndarray:
+def sample_sources(n: int, n_sources: int, seed: int | None) -> np.ndarray:
     """The seeded sample of BFS source positions shared by the before/after measurements."""
     rng = np.random.default_rng(seed)
     return np.sort(rng.choice(n, size=min(n, n_sources), replace=False))
@@ -66,7 +66,7 @@ def utility_report(
     after: sp.csr_array,
     *,
     path_sources: int = 64,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> UtilityReport:
     """Compare two graphs on the same node positions (`after` = anonymized `before`)."""
     n = before.shape[0]

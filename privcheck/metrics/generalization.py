@@ -103,6 +103,41 @@ def loss(table: ClassTable, kept: np.ndarray | None = None) -> float:
     return total / (n * len(columns))
 
 
+def loss_level_sums(table: ClassTable) -> list[np.ndarray]:
+    """Per quasi-identifier ``j`` and level ``l`` (at or above ``table.node[j]``; 0 below): the
+    sum over the records of ``table`` of the share their level-``l`` value covers — the loss of
+    attribute ``j`` at level ``l`` times ``N`` when nothing is suppressed.
+
+    A record's level-``l`` value depends on the record alone, not on the other quasi-identifiers,
+    so these sums give the loss of every lattice node without a class table (``loss_bounds``).
+    """
+    out: list[np.ndarray] = []
+    sizes = table.sizes.astype(np.float64)
+    for j, col in enumerate(table.encoded.quasi_identifiers):
+        lo = table.node[j]
+        hist = np.bincount(table.keys[:, j], weights=sizes, minlength=col.cardinality(lo))
+        sums = np.zeros(col.height + 1)
+        for level in range(lo, col.height + 1):
+            shares = _value_shares(col.levels, level)
+            sums[level] = float(hist @ shares[col.levels.up(lo, level)])
+        out.append(sums)
+    return out
+
+
+def loss_bounds(level_sums: list[np.ndarray], nodes: np.ndarray, n_records: int) -> np.ndarray:
+    """A lower bound of ``loss`` at each node (rows of levels), exact when nothing is
+    suppressed: a suppressed cell costs 1, at least the share its released value would cover.
+    Lets a search rank the satisfying nodes best-first and score (roll up) only the few whose
+    bound can still beat the best found."""
+    width = len(level_sums)
+    if n_records == 0 or width == 0:
+        return np.zeros(len(nodes))
+    total = np.zeros(len(nodes))
+    for j, sums in enumerate(level_sums):
+        total += sums[nodes[:, j]]
+    return total / (n_records * width)
+
+
 @dataclass(frozen=True)
 class Metric:
     """A metric as the searches use it: its score of a release and which way is better."""

@@ -20,6 +20,7 @@ import pandas as pd
 
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
+from privcheck.limits import as_bool, check_integers
 from privcheck.risk.attribute_disclosure import rank_interval_disclosure, sd_interval_disclosure
 from privcheck.risk.linkage import dbrl
 from privcheck.risk.multivariate_transparency import (
@@ -69,6 +70,10 @@ class RiskMeasure:
                     f"attack {cls.name} has no parameter {key!r}; its parameters: "
                     f"{', '.join(accepted) or 'none'}"
                 )
+            where = f"attack {cls.name} parameter {key}"
+            check_integers(params[key], where)
+            if isinstance(sig.parameters[key].default, bool):  # spelled true/false, not 'maybe'
+                params[key] = as_bool(params[key], where)
 
     @classmethod
     def assess(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:

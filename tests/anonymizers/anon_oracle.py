@@ -17,11 +17,18 @@ import numpy as np
 from privcheck.classes import ClassTable, count, rollup
 from privcheck.encoding import EncodedTable
 from privcheck.lattice import Lattice
-from privcheck.metrics.generalization import precision
+from privcheck.metrics.generalization import loss, precision
 from privcheck.models.base import evaluate_models
 
 #: models that compare each class with the kept records' distribution (suppression changes it)
-TABLE_DEPENDENT = {"t-closeness", "beta-likeness", "delta-disclosure"}
+TABLE_DEPENDENT = {
+    "t-closeness",
+    "beta-likeness",
+    "delta-disclosure",
+    "average-risk",
+    "record-risk",
+    "population-uniqueness",
+}
 
 
 def restrict_rows(encoded: EncodedTable, rows: np.ndarray) -> EncodedTable:
@@ -76,22 +83,31 @@ def verdict_from_rows(encoded: EncodedTable, node, configs, limit: int):
 
 
 def all_verdicts(
-    encoded: EncodedTable, configs, limit: int, *, from_rows: bool = True
+    encoded: EncodedTable,
+    configs,
+    limit: int,
+    *,
+    from_rows: bool = True,
+    scores: np.ndarray | None = None,
 ) -> tuple[Lattice, np.ndarray, np.ndarray]:
     """Satisfied flag and suppressed count of every node of the full lattice.
 
     ``from_rows``: each node counted from the records. Otherwise each node's table is rolled up
     from its parent in a fixed spanning tree (the node with its last raised level lowered), a
     depth-first walk that shares nothing with the searches' caches, tagging or pruning.
+    ``scores`` (one float per node): filled with ARX's loss of each satisfying node's release,
+    scored on the node's own table and kept classes (NaN elsewhere).
     """
     lat = Lattice(encoded.heights)
     sat = np.zeros(lat.size, dtype=bool)
     supp = np.zeros(lat.size, dtype=np.int64)
 
     def decide(table: ClassTable) -> None:
-        ok, s, _ = verdict(encoded, table, configs, limit)
+        ok, s, kept = verdict(encoded, table, configs, limit)
         i = lat.index(table.node)
         sat[i], supp[i] = ok, s
+        if scores is not None:
+            scores[i] = loss(table, kept) if ok else np.nan
 
     if from_rows:
         for node in lat:

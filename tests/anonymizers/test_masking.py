@@ -19,6 +19,7 @@ import yaml
 from anon_helpers import ROOT
 
 from privcheck.anonymizers import anonymize
+from privcheck.checker import check
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking.rank_swapping import intruder_window
 from privcheck.plugins import anonymizer_registry
@@ -86,7 +87,7 @@ def test_cli_mdav_census_golden(tmp_path, census):
     assert report["algorithm"] == "mdav"
     assert report["parameters"]["k"] == 3 and report["parameters"]["k_source"] == "policy"
     assert report["parameters"]["aggregate"] == "mean"
-    assert not isinstance(report["parameters"]["seed"], int)  # the seed stays secret
+    assert report["parameters"]["seed_given"] is False and "seed" not in report["parameters"]
     assert report["check"]["passed"] and report["notes"] == []
     assert "sse_sst=5.692" in res.stdout and "k-anonymous with k=3" in res.stdout
     release = pd.read_csv(out)
@@ -361,3 +362,22 @@ def test_transparency_attack_buckets_and_distribution_against_plain(census, cens
     assert fig["rank-swapping-distribution", 10]["mean_candidate_set_size"] > 3
     assert fig["rank-swapping-distribution", 10]["singleton_rate"] < 0.5
     assert fig["rank-swapping-distribution", 5]["singleton_rate"] > 0.8
+
+
+def test_methods_writing_new_values_refuse_table_hierarchies():
+    """A release must re-check with its policy, and a check accepts only the values a table
+    hierarchy lists: MDAV's means and noise would not be; a swap keeps the values and runs."""
+    frame = pd.DataFrame({"age": [30, 31, 32, 33, 40, 41, 42, 43]})
+    rows = [[str(a), "30-39" if a < 40 else "40-49", "*"] for a in range(30, 50)]
+    policy = {
+        "attributes": {
+            "age": {"role": "quasi_identifier", "hierarchy": {"type": "table", "rows": rows}}
+        },
+        "models": [{"model": "k-anonymity", "k": 2}],
+    }
+    for name, params in (("mdav", {}), ("noise", {"a": 0.1}), ("optimal-univariate", {})):
+        with pytest.raises(PolicyError, match="table hierarchy does not list"):
+            anonymize(frame, policy, name, **params)
+    release, _ = anonymize(frame, policy, "rank-swapping", p=30)
+    assert sorted(release["age"]) == sorted(frame["age"])
+    check(release, policy)  # no 'value not in its hierarchy': the swapped values are listed

@@ -435,3 +435,24 @@ def test_saved_suite_needs_the_import(tmp_path):
     stored.write_text(json.dumps(raw))
     with pytest.raises(pg.SuiteIncompleteError, match="expect_table_to_be_unknown"):
         pg.get_suite(quiet_context(mode="file", project_root_dir=str(tmp_path)), "privacy")
+
+
+def test_policy_expectation_fails_when_an_identifier_column_is_present(context, adult):
+    """A policy's identifier column still in the batch fails the expectation even though every
+    model holds; without it (a release) the same expectation succeeds."""
+    mapping = {
+        "attributes": {
+            "name": {"role": "identifier"},
+            "sex": {"role": "quasi_identifier"},
+        },
+        "models": [{"model": "k-anonymity", "k": 2}],
+    }
+    raw = adult[["sex"]].assign(name=[f"p{i}" for i in range(len(adult))])
+    cp = checkpoint(context, "identifier", [pg.ExpectTableToSatisfyPrivacyPolicy(policy=mapping)])
+    (res,) = results(cp.run(batch_parameters={"dataframe": raw}))
+    details = res.result["details"]
+    assert res.success is False and details["identifiers_present"] == ["name"]
+    assert details["passed"] is True  # (the one model's own verdict: k-anonymity holds)
+    assert any("a release must not carry them" in f for f in details["findings"])
+    (ok,) = results(cp.run(batch_parameters={"dataframe": adult[["sex"]]}))
+    assert ok.success is True and ok.result["details"]["identifiers_present"] == []

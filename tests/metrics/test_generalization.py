@@ -11,6 +11,7 @@ import pytest
 from privcheck.classes import count
 from privcheck.encoding import encode
 from privcheck.io import read_table
+from privcheck.lattice import Lattice
 from privcheck.metrics.generalization import (
     DEFAULT_METRIC,
     METRIC_NAMES,
@@ -21,6 +22,8 @@ from privcheck.metrics.generalization import (
     generalization_height,
     get_metric,
     loss,
+    loss_bounds,
+    loss_level_sums,
     precision,
 )
 from privcheck.policy import Policy
@@ -92,6 +95,25 @@ def test_suppression_in_class_based_metrics(encoded):
     assert average_class_size(np.array([3, 4]), 10, 0) == 5
     assert generalization_height((1, 2, 0)) == 3
     assert loss(table) == 0.0
+
+
+def test_loss_bound_is_exact_without_suppression_and_below_with_it(encoded):
+    """The searches rank nodes by ``loss_bounds`` (from the bottom table's per-level sums, no
+    class table per node): exact where nothing is suppressed, at most the loss otherwise."""
+    lat = Lattice(encoded.heights)
+    sums = loss_level_sums(count(encoded, lat.bottom))
+    bounds = loss_bounds(sums, lat.nodes, encoded.n_records)
+    for i, node in enumerate(lat.nodes):
+        table = count(encoded, tuple(node))
+        assert bounds[i] == pytest.approx(loss(table), abs=1e-15)
+        kept = table.sizes >= 2  # suppress the singletons
+        if not kept.all():
+            assert bounds[i] < loss(table, kept)
+    # ZIP 0213* covers 2 of 4 ZIPs: (2−1)/(4−1) per record of the attribute, race costs 0
+    assert bounds[lat.index((0, 1))] == pytest.approx((1 / 3) / 2)
+    # a table above the bottom starts its sums at its own levels
+    above = loss_level_sums(count(encoded, (1, 1)))
+    assert above[0][0] == 0 and above[0][1] == pytest.approx(8.0)
 
 
 def test_metric_registry_matches_the_policy_option():

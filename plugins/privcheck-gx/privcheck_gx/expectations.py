@@ -29,7 +29,9 @@ from privcheck_gx import params as P
 _OPS = {">=": "≥", "<=": "≤", "<": "<"}
 
 
-def _num(value: float | None, unbounded: bool = True) -> str:
+def _num(value: float | list[float] | None, unbounded: bool = True) -> str:
+    if isinstance(value, list):  # delta-presence achieves a [min, max] pair
+        return "[" + ", ".join(_num(v, unbounded) for v in value) + "]"
     if value is None:
         return "unbounded" if unbounded else "n/a"
     return f"{value:.0f}" if float(value).is_integer() else f"{value:.4g}"
@@ -79,6 +81,9 @@ class PrivacyExpectation(BatchExpectation):
             "n_classes": summary["n_classes"],
             "quasi_identifiers": summary["quasi_identifiers"],
         }
+        for key in ("identifiers_present", "n_suppressed", "suppression_ok", "findings"):
+            if key in summary:  # (a summary from an older plugin version lacks them)
+                details[key] = summary[key]
         if len(models) == 1:
             (m,) = models
             observed: Any = m["value"]
@@ -144,7 +149,7 @@ class PrivacyExpectation(BatchExpectation):
         if observed is None:
             text = _num(None, bool(details.get("unbounded")))
         else:
-            text = _num(observed) if isinstance(observed, int | float) else str(observed)
+            text = _num(observed) if isinstance(observed, int | float | list) else str(observed)
         if details.get("violating_classes"):
             text += (
                 f" ({details['violating_classes']:,} classes, "

@@ -154,6 +154,10 @@ def summarise(report: Report, max_violators: int = DEFAULT_MAX_VIOLATORS) -> dic
         "n_classes": report.n_classes,
         "quasi_identifiers": report.quasi_identifiers,
         "models": models,
+        "identifiers_present": report.identifiers_present,
+        "n_suppressed": report.n_suppressed,
+        "suppression_ok": report.suppression_ok,
+        "findings": report.findings(),
     }
 
 
