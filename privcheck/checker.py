@@ -5,10 +5,9 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from privcheck.classes import ClassTable, count
 from privcheck.details import sensitive_distribution, size_histogram, value_histogram
@@ -22,6 +21,9 @@ from privcheck.plugins import model_registry
 from privcheck.policy import Policy, load_policy
 from privcheck.progress import progress
 from privcheck.report import ModelResult, Report, ViolatingClass, class_requirement
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 log = logging.getLogger("privcheck.check")
 
@@ -39,19 +41,23 @@ def model_result(
     max_violators: int = MAX_VIOLATORS,
     max_records: int = MAX_RECORDS_PER_CLASS,
     details: bool = False,
+    records_of: dict[int, list[int]] | None = None,
 ) -> ModelResult:
     """A model's verdict on a class table, naming its worst violating classes.
 
     With ``details`` the result also carries the figures the HTML report plots (histogram of the
     per-class statistic, sensitive distribution of the worst classes): cheap, class-table only.
+    ``records_of`` gives the listed classes' row numbers when the caller found them already
+    (``check_table`` does, for all its models in one pass over the records).
     """
     bad = np.flatnonzero(~ev.class_ok)
     listed = ev.worst_first(bad, limit=max_violators)
-    records = (
-        table.records_of(listed, cap=max_records)
-        if table.record_class is not None
-        else [[] for _ in listed]
-    )
+    if table.record_class is None:
+        records = [[] for _ in listed]
+    elif records_of is not None:
+        records = [records_of[c] for c in listed.tolist()]
+    else:
+        records = table.records_of(listed, cap=max_records)
     violators = [
         ViolatingClass(
             values=values,
@@ -99,7 +105,6 @@ def check_table(
     (``privcheck.wildcard``); every other model is evaluated on the class's own records, ``*``
     being a value, as under ``category`` (stated in docs/anonymization.md).
     """
-    results = []
     wild = None
     if policy.suppressed_cells == "wildcard" and any(
         c.model in WILDCARD_MODELS for c in policy.models
@@ -107,11 +112,27 @@ def check_table(
         from privcheck.wildcard import wildcard_table
 
         wild = wildcard_table(table)
+    evaluations = []
     for config in policy.models:
         started = time.perf_counter()
         judged = wild if wild is not None and config.model in WILDCARD_MODELS else table
         (ev,) = evaluate_models(judged, [config])
-        results.append(model_result(table, ev, max_violators, details=details))
+        evaluations.append((ev, time.perf_counter() - started))
+    # the row numbers of every model's listed violators in one pass over the records (a pass
+    # per model costs as much as the class count itself on a big typed table)
+    records = None
+    if table.record_class is not None and evaluations:
+        listed = [
+            ev.worst_first(np.flatnonzero(~ev.class_ok), limit=max_violators)
+            for ev, _ in evaluations
+        ]
+        union = np.unique(np.concatenate(listed))
+        found = table.records_of(union, cap=MAX_RECORDS_PER_CLASS)
+        records = dict(zip(union.tolist(), found, strict=True))
+    results = []
+    for (ev, seconds), config in zip(evaluations, policy.models, strict=True):
+        started = time.perf_counter() - seconds
+        results.append(model_result(table, ev, max_violators, details=details, records_of=records))
         log.info(
             "%s %s: %s, value %s (%s) in %.3f s",
             config.model,
@@ -153,6 +174,31 @@ def present_identifiers(columns: Any, policy: Policy) -> list[str]:
     return [c for c in policy.identifiers if c in have]
 
 
+def is_arrow(frame: Any) -> bool:
+    """Whether ``frame`` is the Arrow table a file check reads (not a pandas DataFrame)."""
+    return hasattr(frame, "column_names") and not hasattr(frame, "iloc")
+
+
+def column_names(frame: Any) -> list[str]:
+    """The column names of a pandas DataFrame or an Arrow table."""
+    return list(frame.column_names if is_arrow(frame) else frame.columns)
+
+
+def _arrow_equals(column: Any, value: str) -> np.ndarray:
+    """Which rows of an Arrow column hold the string ``value`` (False for nulls and for
+    non-string columns), without pandas: the boolean result is cast to int8 and read zero-copy."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(column.type):
+        column = column.cast(column.type.value_type)
+    if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+        return np.zeros(len(column), dtype=bool)
+    hits = pc.fill_null(pc.equal(column, value), False).cast(pa.int8())
+    parts = [c.to_numpy(zero_copy_only=True) for c in hits.chunks]
+    return (np.concatenate(parts) if parts else np.zeros(0, np.int8)).astype(bool)
+
+
 def starred_rows(frame: pd.DataFrame, policy: Policy) -> np.ndarray | None:
     """Rows the check counts as suppressed records, or None when there are none.
 
@@ -167,9 +213,12 @@ def starred_rows(frame: pd.DataFrame, policy: Policy) -> np.ndarray | None:
     if policy.suppressed_records != "star" or not qis or len(frame) == 0:
         return None
     star = np.ones(len(frame), dtype=bool)
+    arrow = is_arrow(frame)
     for name in qis:
-        values = frame[name].to_numpy(dtype=object, na_value=None)
-        star &= values == SUPPRESSED
+        if arrow:
+            star &= _arrow_equals(frame.column(name), SUPPRESSED)
+        else:
+            star &= frame[name].to_numpy(dtype=object, na_value=None) == SUPPRESSED
         if not star.any():
             return None
     if star.all():
@@ -241,16 +290,25 @@ def check(
         frame, weight, encode_policy = agg, WEIGHT, engine_check_policy(policy)
         identifiers = present_identifiers(agg.attrs.get(SOURCE_COLUMNS, ()), policy)
     else:
-        frame = read_table(data, columns=list(policy.attributes), dictionary=True)
+        # a file is encoded from the Arrow table its reader makes (no pandas import: most of a
+        # small check's time); --explain's SUDA reads a DataFrame
+        frame = read_table(
+            data, columns=list(policy.attributes), dictionary=True, arrow=not explain
+        )
         weight, encode_policy = None, policy
-        identifiers = present_identifiers(frame.columns, policy)
+        identifiers = present_identifiers(column_names(frame), policy)
     log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
     n_rows = len(frame) if weight is None else int(frame[weight].sum())
     star = starred_rows(frame, policy)
     n_suppressed = 0
     if star is not None:
         n_suppressed = int(star.sum()) if weight is None else int(frame.loc[star, weight].sum())
-        frame = frame[~star].reset_index(drop=True)
+        if is_arrow(frame):
+            import pyarrow as pa
+
+            frame = frame.filter(pa.array(~star))
+        else:
+            frame = frame[~star].reset_index(drop=True)
     big = len(frame) >= PROGRESS_MIN_RECORDS
     with progress(3, "checking", enabled=None if big else False) as bar:
         t = time.perf_counter()

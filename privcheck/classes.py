@@ -9,11 +9,11 @@ the class keys through the hierarchies and re-aggregating the table itself.
 
 from __future__ import annotations
 
+import sys
 import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from privcheck.encoding import CODE_DTYPE, EncodedTable
 from privcheck.hierarchy import LevelArrays
@@ -57,9 +57,26 @@ _COUNT_DENSE_PER_ROW = 4
 _HASH_HINT = 1 << 16
 
 
+#: below this many keys a sort (``np.unique``) factorizes them, unless pandas is loaded anyway:
+#: a small check (a pre-commit hook's) must not import pandas for it, a big one gains from its hash
+_SORT_BELOW = 1 << 18
+
+
+def sorted_factorize(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(dense id of each key in key order, the distinct keys sorted): ``pd.factorize(key,
+    sort=True)`` — a hash table sized to the classes seen — on big keys or when pandas is
+    loaded, one ``np.unique`` sort otherwise; both give the same result."""
+    if len(key) < _SORT_BELOW and "pandas" not in sys.modules:
+        uniq, codes = np.unique(key, return_inverse=True)
+        return codes.reshape(-1), uniq
+    import pandas as pd
+
+    return pd.factorize(key, sort=True, size_hint=min(len(key), _HASH_HINT))
+
+
 def _factorize_sorted(key: np.ndarray) -> tuple[np.ndarray, int]:
     """Dense ids of an int64 key in key order (so they do not depend on row order)."""
-    codes, uniq = pd.factorize(key, sort=True, size_hint=min(len(key), _HASH_HINT))
+    codes, uniq = sorted_factorize(key)
     return codes, len(uniq)
 
 
@@ -103,7 +120,7 @@ def group_keys(
         # int32 running counts: half the memory of int64, and much faster to fill
         lookup = np.cumsum(present, dtype=np.int32)
         return lookup[key].astype(np.int64) - 1, int(lookup[-1]), None
-    inverse, uniq = pd.factorize(key, sort=True, size_hint=min(len(key), _HASH_HINT))
+    inverse, uniq = sorted_factorize(key)
     inverse = inverse.astype(np.int64, copy=False)
     if renumbered:
         return inverse, len(uniq), None
@@ -184,7 +201,7 @@ class SensitiveCounts:
             counts = np.bincount(cell, weights=weights, minlength=len(nz))
             del cell
         else:
-            codes, uniq = pd.factorize(pair, sort=True, size_hint=min(len(pair), _HASH_HINT))
+            codes, uniq = sorted_factorize(pair)
             del pair
             counts = np.bincount(codes, weights=weights, minlength=len(uniq))
             nz = np.asarray(uniq, dtype=np.int64)
@@ -348,7 +365,7 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
         lookup[cells] = np.arange(n_classes)
         inverse = lookup.take(key)
     else:
-        inverse, cells = pd.factorize(key, sort=True, size_hint=min(n, _HASH_HINT))
+        inverse, cells = sorted_factorize(key)
         inverse = inverse.astype(np.int64, copy=False)
         cells = np.asarray(cells, dtype=np.int64)
         n_classes = len(cells)

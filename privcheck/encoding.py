@@ -8,12 +8,14 @@ under an intervals hierarchy.
 
 from __future__ import annotations
 
+import math
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.hierarchy import (
@@ -38,6 +40,9 @@ from privcheck.policy import (
     load_policy,
 )
 from privcheck.topcoding import apply_coding
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CODE_DTYPE = np.int32
 
@@ -97,24 +102,32 @@ class EncodedTable:
 
 
 def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
-    """Values as the strings a hierarchy file would spell them (39.0 → '39')."""
+    """Values as the strings a hierarchy file would spell them (39.0 → '39').
+
+    Pure Python over the distinct values (a column's uniques or categories, never its rows), so
+    that a check of a file does not import pandas for it."""
     arr = np.asarray(values, dtype=object)
-    if all(type(v) is str for v in arr):  # the usual case (CSV, string columns): nothing to do
+    types = set(map(type, arr))
+    if types <= {str}:  # the usual case (CSV, string columns): nothing to do
         return arr
-    s = pd.Series(arr)
-    num = pd.to_numeric(s, errors="coerce")
-    kind = pd.api.types.infer_dtype(arr, skipna=False)  # one C pass: the usual uniform columns
-    if kind == "floating":
-        is_float = np.ones(len(arr), dtype=bool)
-    elif kind == "integer":
-        is_float = np.zeros(len(arr), dtype=bool)
-    else:
-        is_float = s.map(lambda v: isinstance(v, float | np.floating)).to_numpy(dtype=bool)
-    out = s.astype(str).to_numpy(dtype=object)
-    whole = is_float & num.notna().to_numpy() & (np.mod(num.fillna(0.5).to_numpy(), 1) == 0)
-    if whole.any():
-        out[whole] = num[whole].astype("int64").astype(str).to_numpy(dtype=object)
+    if types <= {float, np.float64}:  # a numeric release (microaggregated means): vectorised
+        x = arr.astype(np.float64)
+        out = np.empty(len(x), dtype=object)
+        out[:] = list(map(str, x.tolist()))  # (Python's str: 5x numpy's astype(str))
+        whole = np.isfinite(x)
+        whole[whole] = np.mod(x[whole], 1) == 0
+        out[whole] = [str(int(v)) for v in x[whole].tolist()]
+        return out
+    out = np.empty(len(arr), dtype=object)
+    out[:] = [_string_label(v) for v in arr]
     return out
+
+
+def _string_label(v: object) -> str:
+    """One value's label: a whole float reads as the integer it is (39.0 → '39')."""
+    if isinstance(v, float | np.floating) and math.isfinite(v) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
 
 
 def _typed_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
@@ -125,6 +138,9 @@ def _typed_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     small integer codes into their categories: re-factorizing their values would rebuild what
     is there (a hash of every row). Codes are -1 where the value is missing.
     """
+    pd = sys.modules.get("pandas")
+    if pd is None or not isinstance(column, pd.Series):
+        return _arrow_codes(column)
     dtype = column.dtype
     if isinstance(dtype, pd.CategoricalDtype):
         return column.cat.codes.to_numpy(), np.asarray(dtype.categories, dtype=object)
@@ -149,6 +165,105 @@ def _typed_codes(column: pd.Series) -> tuple[np.ndarray, np.ndarray] | None:
     return None
 
 
+def _arrow_codes(column: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, categories) of an Arrow column (``pyarrow.ChunkedArray``), -1 where missing.
+
+    A dictionary column (what the CSV reader and Parquet give a check) brings its codes; any
+    other column is dictionary-encoded by Arrow first. The codes are read straight from the
+    index buffers (``to_numpy`` would import pandas, which a check of a file does without), and
+    a null or NaN entry of the dictionary is a missing value, as in pandas.
+    """
+    import pyarrow as pa
+
+    if not pa.types.is_dictionary(column.type):
+        column = column.dictionary_encode()
+    column = column.unify_dictionaries()
+    if column.num_chunks == 0:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=object)
+    parts = []
+    for chunk in column.chunks:
+        indices = chunk.indices
+        kind = "u" if pa.types.is_unsigned_integer(indices.type) else "i"
+        dtype = np.dtype(f"{kind}{indices.type.bit_width // 8}")
+        start, n = indices.offset, len(indices)
+        buf = indices.buffers()[1]
+        raw = np.frombuffer(buf, dtype=dtype, count=start + n) if n else np.zeros(0, dtype)
+        codes = raw[start:].astype(np.intp)
+        if indices.null_count:
+            bits = np.frombuffer(indices.buffers()[0], dtype=np.uint8)
+            valid = np.unpackbits(bits, count=start + n, bitorder="little")[start:].astype(bool)
+            codes[~valid] = -1
+        parts.append(codes)
+    codes = np.concatenate(parts)
+    values = column.chunk(0).dictionary.to_pylist()
+    categories = np.empty(len(values), dtype=object)
+    categories[:] = values
+    absent = np.array([v is None or (isinstance(v, float) and v != v) for v in values], bool)
+    if absent.any():
+        codes = np.where((codes >= 0) & np.append(absent, False)[codes], -1, codes)
+    return codes, categories
+
+
+def _value_rank(uniques: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rank of each distinct value in value order, the values sorted).
+
+    A sort of the few distinct values; values of one type compare natively. Mixed types that
+    do not compare take pandas' mixed sort (numbers before strings) when the column came from
+    pandas, and raise TypeError otherwise (Arrow columns hold one type)."""
+    values = np.asarray(uniques, dtype=object)
+    try:
+        if set(map(type, values)) <= {float, np.float64}:  # numbers: a native sort, not objects'
+            order = np.argsort(values.astype(np.float64), kind="stable")
+        else:
+            order = np.argsort(values, kind="stable")
+    except TypeError:
+        pd = sys.modules.get("pandas")
+        if pd is None:
+            raise
+        rank, sorted_values = pd.factorize(values, sort=True)
+        return rank, np.asarray(sorted_values, dtype=object)
+    rank = np.empty(len(order), dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return rank, values[order]
+
+
+def _sorted_categories(column: pd.Series, name: str, missing: str) -> tuple | None:
+    """(int32 codes, categories, number missing) straight from a typed column whose categories
+    are already in value order and none blank — or None (then ``_factorize``).
+
+    Categories no row uses are kept: a quasi-identifier's unused value makes no class (the
+    class table counts the combined keys that occur), and keeping it spares a pass over the
+    rows to find it; the codes are only narrowed to int32 (one cheap pass), missing values stay
+    -1. A check groups quasi-identifiers this way; a sensitive column's unused values would
+    change its distribution's support, so it is always ``_factorize``d.
+    """
+    typed = _typed_codes(column)
+    if typed is None:
+        return None
+    codes, categories = typed
+    try:
+        rank, _ = _value_rank(categories)
+    except TypeError:
+        return None
+    if not np.array_equal(rank, np.arange(len(categories))):
+        return None
+    if any(isinstance(u, str) and not u.strip() for u in categories):
+        return None
+    n_missing = int(np.count_nonzero(codes < 0))
+    codes = codes.astype(CODE_DTYPE)
+    if n_missing and missing == "error":
+        _missing_error(codes, name, n_missing)
+    return codes, np.asarray(categories, dtype=object), n_missing
+
+
+def _missing_error(codes: np.ndarray, name: str, n_missing: int) -> None:
+    first_missing = int(np.flatnonzero(codes < 0)[0])
+    raise DataError(
+        f"column {name!r} has {n_missing} missing value(s) (first at row {first_missing}); "
+        "fill them, or set 'missing: own_class' in the policy to make them a class of their own"
+    )
+
+
 def string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
     """Values as the strings a hierarchy file would spell them (39.0 → '39'): what a release
     writes for a column that mixes ground numbers with '*' or '<missing>'."""
@@ -168,25 +283,33 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
     uses are dropped, so the result is exactly that of the column's plain values.
     """
     typed = _typed_codes(column)
+    counts = index = None
     if typed is None:
+        import pandas as pd
+
         codes, uniques = pd.factorize(column, use_na_sentinel=True)
         used = None
     else:
         codes, uniques = typed
-        # small-int codes index slowly (numpy converts them per call): widen them once
-        codes = codes.astype(np.intp, copy=False)
-        seen = np.zeros(len(uniques) + 1, dtype=bool)
-        seen[codes] = True  # code -1 (missing) marks the last slot
-        used = seen[:-1]
+        counts, index = _code_counts(codes, len(uniques))
+        if counts is None:
+            # small-int codes index slowly (numpy converts them per call): widen them once
+            codes = codes.astype(np.intp, copy=False)
+            seen = np.zeros(len(uniques) + 1, dtype=bool)
+            seen[codes] = True  # code -1 (missing) marks the last slot
+            used = seen[:-1]
+        else:
+            used = counts[: len(uniques)] > 0
         uniques = uniques[used]
     try:
-        rank, uniques = pd.factorize(uniques, sort=True)  # rank of each unique in value order
+        rank, uniques = _value_rank(uniques)
     except TypeError:  # values that do not compare (mixed types): order of appearance
         rank = np.arange(len(uniques))
         if used is not None:  # (a categorical's categories are not in order of appearance)
-            first = np.full(len(used), len(codes), dtype=np.int64)
-            first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
-            appearance = np.argsort(first[used], kind="stable")
+            wide = codes.astype(np.intp, copy=False)
+            first = np.full(len(used) + 1, len(wide), dtype=np.int64)
+            first[wide[::-1]] = np.arange(len(wide) - 1, -1, -1)
+            appearance = np.argsort(first[:-1][used], kind="stable")
             rank = np.argsort(appearance, kind="stable")
             uniques = uniques[appearance]
     uniques = np.asarray(uniques, dtype=object)
@@ -202,16 +325,41 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
         full = np.full(len(used), -1, dtype=np.int64)
         full[used] = rank
         rank = full
-    remap = np.append(rank, -1).astype(CODE_DTYPE)  # code -1 (missing) reads the last slot
-    codes = remap.take(codes)
-    n_missing = int(np.count_nonzero(codes < 0))
+    if counts is not None:
+        # the counts say how many rows end up missing and whether the codes are already the
+        # result (categories sorted, all used, none blank, nothing missing): then the codes are
+        # only narrowed to int32, else one gather through a table indexed by the unsigned view
+        n_cat = len(rank)
+        n_missing = len(codes) - int(counts[:n_cat][rank >= 0].sum())
+        if n_missing == 0 and np.array_equal(rank, np.arange(n_cat)):
+            codes = codes.astype(CODE_DTYPE)
+        else:
+            remap = np.full(len(counts), -1, dtype=CODE_DTYPE)
+            remap[:n_cat] = rank
+            codes = remap.take(index)
+    else:
+        remap = np.append(rank, -1).astype(CODE_DTYPE)  # code -1 (missing) reads the last slot
+        codes = remap.take(codes)
+        n_missing = int(np.count_nonzero(codes < 0))
     if n_missing and missing == "error":
-        first_missing = int(np.flatnonzero(codes < 0)[0])
-        raise DataError(
-            f"column {name!r} has {n_missing} missing value(s) (first at row {first_missing}); "
-            "fill them, or set 'missing: own_class' in the policy to make them a class of their own"
-        )
+        _missing_error(codes, name, n_missing)
     return codes, uniques, n_missing
+
+
+def _code_counts(codes: np.ndarray, n_cat: int) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(rows per category, missing last; the codes as unsigned indices) of int8/int16 codes.
+
+    pandas keeps fewer than 32,768 categories' codes in int8/int16. Viewed unsigned, a missing
+    value's -1 is the last slot (255 / 65535, beyond any category), so one ``bincount`` gives both
+    the categories in use and the missing count — the passes of widening the codes, marking
+    the used categories and counting the missing ones, in one. (None, None) for wider codes.
+    """
+    kinds = {np.dtype(np.int8): np.uint8, np.dtype(np.int16): np.uint16}
+    unsigned = kinds.get(codes.dtype)
+    if unsigned is None or n_cat >= np.iinfo(codes.dtype).max:
+        return None, None
+    index = codes.view(unsigned)
+    return np.bincount(index, minlength=np.iinfo(unsigned).max + 1), index
 
 
 def _resolve(name: str, attr: Attribute, uniques: np.ndarray, policy: Policy) -> LevelArrays:
@@ -280,12 +428,18 @@ def _as_released(column: pd.Series, name: str, attr: Attribute, policy: Policy) 
     also hold ranges ``[lo, hi]`` (``is_range``: a Mondrian release). Generated hierarchies
     (intervals, masking, dates) only group.
     """
-    codes, uniques, n_missing = _factorize(column, name, policy.missing)
+    direct = _sorted_categories(column, name, policy.missing)
+    codes, uniques, n_missing = direct or _factorize(column, name, policy.missing)
     labels = _string_labels(uniques)
     if isinstance(attr.hierarchy, TableHierarchy):
         tree = _resolve(name, attr, uniques, policy)  # also validates the hierarchy itself
+        # (a set: cheaper than a pandas Index here)
         known = {str(v) for level in tree.labels for v in level} | {TOP, MISSING_LABEL}
-        absent = np.flatnonzero([v not in known for v in labels])  # (a set: cheaper than an Index)
+        absent = np.flatnonzero([v not in known for v in labels])
+        if len(absent) and direct is not None:  # only a value some row holds is an error
+            codes, uniques, n_missing = _factorize(column, name, policy.missing)
+            labels = _string_labels(uniques)
+            absent = np.flatnonzero([v not in known for v in labels])
         if len(absent) and numeric_ground(tree.ground):
             # a numeric quasi-identifier may be released as a range (Mondrian's local recoding)
             absent = absent[[not is_range(labels[i]) for i in absent]]
@@ -362,6 +516,19 @@ def sensitive_read(policy: Policy) -> list[str]:
     return [n for n in policy.sensitive_attributes if n in read]
 
 
+def _columns(data: Any) -> tuple[list, Any]:
+    """(column names, name → column) of a pandas DataFrame or a ``pyarrow.Table``.
+
+    A check of a CSV/Parquet file encodes the Arrow table the reader made (no pandas import:
+    half a second of a pre-commit hook's run); everything else hands in a DataFrame."""
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(data, pd.DataFrame):
+        return list(data.columns), data.__getitem__
+    if type(data).__module__.startswith("pyarrow") and type(data).__name__ == "Table":
+        return list(data.column_names), data.column
+    raise DataError(f"expected a pandas DataFrame; got {type(data).__name__}")
+
+
 def encode(
     data: pd.DataFrame,
     policy: Policy | dict | str,
@@ -386,22 +553,20 @@ def encode(
     """
     policy = load_policy(policy)
     policy.require_attributes()
-    if not isinstance(data, pd.DataFrame):
-        raise DataError(f"expected a pandas DataFrame; got {type(data).__name__}")
-    repeated = data.columns[data.columns.duplicated()]
-    if len(repeated):
+    names, column = _columns(data)
+    seen: set[str] = set()
+    repeated = [c for c in names if c in seen or seen.add(c)]
+    if repeated:
         raise DataError(
             f"column {repeated[0]!r} appears more than once in the data; rename the duplicates"
         )
     # an identifier absent from the data is what a release looks like: the checker reports the
     # identifiers present instead (a failing finding), and nothing here reads identifiers
     absent = [
-        c
-        for c, a in policy.attributes.items()
-        if c not in data.columns and a.role is not Role.identifier
+        c for c, a in policy.attributes.items() if c not in seen and a.role is not Role.identifier
     ]
     if absent:
-        have = ", ".join(map(str, data.columns[:12]))
+        have = ", ".join(map(str, names[:12]))
         raise DataError(
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"
@@ -409,7 +574,7 @@ def encode(
     qi_encoder = _as_released if as_released else encode_column
     qis = [
         qi_encoder(
-            data[n] if as_released else apply_coding(data[n], n, policy.attributes[n]),
+            column(n) if as_released else apply_coding(column(n), n, policy.attributes[n]),
             n,
             policy.attributes[n],
             policy,
@@ -422,12 +587,14 @@ def encode(
     for n in policy.sensitive_attributes:
         if wanted is not None and n not in wanted:
             continue
-        col = encode_column(data[n], n, policy.attributes[n], policy)
+        col = encode_column(column(n), n, policy.attributes[n], policy)
         encoded_sensitive[n] = col
         ranks[n] = _sensitive_rank(col, policy.attributes[n])
     weights = None
     n_records = len(data)
     if weight_column is not None:
+        import pandas as pd
+
         weights = pd.to_numeric(data[weight_column], errors="coerce").to_numpy()
         if np.isnan(weights).any() or (weights < 0).any() or (np.mod(weights, 1) != 0).any():
             raise DataError(f"weight column {weight_column!r} must hold record counts (>= 0)")

@@ -8,14 +8,18 @@ materialised.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
+
+if TYPE_CHECKING:
+    import pandas as pd
 from privcheck.policy import (
     DatesHierarchy,
     IntervalsHierarchy,
@@ -79,17 +83,29 @@ def identity_levels(ground: np.ndarray) -> LevelArrays:
     return LevelArrays(g, [np.arange(len(g), dtype=np.int64)], [g])
 
 
+def _appearance_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of ``values`` in order of first appearance, and the distinct values: a dict over a
+    hierarchy's rows (hundreds; no pandas needed to build a hierarchy)."""
+    index: dict = {}
+    codes = np.fromiter(
+        (index.setdefault(v, len(index)) for v in values), dtype=np.int64, count=len(values)
+    )
+    uniq = np.empty(len(index), dtype=object)
+    uniq[:] = list(index)
+    return codes, uniq
+
+
 def _levels_from_label_columns(name: str, columns: list[np.ndarray]) -> LevelArrays:
     """Build code maps from per-level label columns (column 0 = ground) and check the tree."""
     maps, labels = [], []
     for col in columns:
-        codes, uniq = pd.factorize(np.asarray(col, dtype=object), sort=False)
-        maps.append(codes.astype(np.int64))
-        labels.append(np.asarray(uniq, dtype=object))
+        codes, uniq = _appearance_codes(col)
+        maps.append(codes)
+        labels.append(uniq)
     ground = labels[0][maps[0]]
     if len(labels[0]) != len(columns[0]):
-        dup = pd.Series(columns[0])
-        first = dup[dup.duplicated()].iloc[0]
+        seen: set = set()
+        first = next(v for v in columns[0] if v in seen or seen.add(v))
         raise PolicyError(
             f"hierarchy of {name!r} lists the ground value {first!r} twice; "
             "each value must have exactly one row"
@@ -175,28 +191,75 @@ def _number_label(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
+def _whole(v: float) -> bool:
+    return isinstance(v, int) or float(v).is_integer()
+
+
+def _integer_values(values: np.ndarray, name: str) -> np.ndarray | None:
+    """The values as exact Python ints (object array) when every one is an integer, else None.
+
+    Parsed as integers of any size, never through float64, which holds integers exactly only up
+    to 2^53 (one pass over the distinct values, as the labels are).
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu":
+        return arr.astype(object)
+    import pandas as pd  # (integer spellings of a non-integer column: rare)
+
+    text = pd.Series(arr.astype(object)).astype(str).str.strip()
+    if not len(text) or not text.str.fullmatch(r"[+-]?\d+").all():
+        return None
+    if text.str.len().max() > 1000:
+        raise DataError(
+            f"column {name!r} holds an integer of more than 1000 digits; an intervals hierarchy "
+            "needs numbers it can bin: fix the value or use a table hierarchy"
+        )
+    return np.array([int(t) for t in text], dtype=object)
+
+
 def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> LevelArrays:
-    """Bins of growing width over the distinct numeric ``values`` (the ground domain)."""
-    x = _as_numbers(values, name, "an intervals hierarchy")
-    integral = bool(np.all(np.mod(x, 1) == 0)) and all(float(w).is_integer() for w in spec.widths)
+    """Bins of growing width over the distinct numeric ``values`` (the ground domain).
+
+    Integer values with whole-number widths and origin are binned in exact integer arithmetic
+    (labels such as ``1152921504606846976-1152921504606846985``); other numbers in float64, which
+    is refused for integers beyond 2^53 that it could not bound exactly.
+    """
+    ints = _integer_values(values, name)
+    exact = ints is not None and _whole(spec.origin) and all(_whole(w) for w in spec.widths)
     columns = [np.asarray(values, dtype=object)]
-    for w in spec.widths:
-        lo = spec.origin + np.floor((x - spec.origin) / w) * w
-        hi = lo + w
-        if integral:
-            lab = [
-                f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in zip(lo, hi, strict=True)
-            ]
-        else:
-            lab = [f"[{_number_label(a)}, {_number_label(b)})" for a, b in zip(lo, hi, strict=True)]
-        columns.append(np.asarray(lab, dtype=object))
+    if exact:
+        origin = int(spec.origin)
+        for width in spec.widths:
+            w = int(width)
+            lo = origin + (ints - origin) // w * w
+            columns.append(np.array([f"{a}-{a + w - 1}" for a in lo], dtype=object))
+    else:
+        x = _as_numbers(values, name, "an intervals hierarchy")
+        if ints is not None and np.any(np.abs(x) > 2.0**53):
+            raise DataError(
+                f"column {name!r} holds integers beyond 2^53, which an intervals hierarchy with "
+                "a fractional width or origin cannot bound exactly; use whole-number widths and "
+                "origin"
+            )
+        integral = bool(np.all(np.mod(x, 1) == 0)) and all(_whole(w) for w in spec.widths)
+        for w in spec.widths:
+            lo = spec.origin + np.floor((x - spec.origin) / w) * w
+            hi = lo + w
+            pairs = zip(lo, hi, strict=True)
+            if integral:
+                lab = [f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in pairs]
+            else:
+                lab = [f"[{_number_label(a)}, {_number_label(b)})" for a, b in pairs]
+            columns.append(np.asarray(lab, dtype=object))
     if spec.top:
-        columns.append(np.full(len(x), TOP, dtype=object))
+        columns.append(np.full(len(values), TOP, dtype=object))
     return _levels_from_label_columns(name, columns)
 
 
 def masking_levels(spec: MaskingHierarchy, name: str, values: np.ndarray) -> LevelArrays:
     """Mask 1, 2, … right-most characters (ZIP 02139 → 0213* → 021** …)."""
+    import pandas as pd
+
     strings = pd.Series(np.asarray(values, dtype=object)).astype(str)
     longest = int(strings.str.len().max()) if len(strings) else 1
     n = spec.levels if spec.levels is not None else longest
@@ -214,24 +277,41 @@ def masking_levels(spec: MaskingHierarchy, name: str, values: np.ndarray) -> Lev
     return _levels_from_label_columns(name, columns)
 
 
+def _iso_week(d: pd.Series) -> pd.Series:
+    iso = d.dt.isocalendar()
+    return iso["year"].astype(str) + "-W" + iso["week"].astype(str).str.zfill(2)
+
+
 _DATE_FORMATS = {
+    "week": _iso_week,
     "month": lambda d: d.dt.strftime("%Y-%m"),
     "quarter": lambda d: d.dt.year.astype(str) + "-Q" + d.dt.quarter.astype(str),
     "year": lambda d: d.dt.year.astype(str),
     "decade": lambda d: (d.dt.year // 10 * 10).astype(str) + "s",
     "century": lambda d: (d.dt.year // 100 * 100).astype(str) + "s",
 }
-_DATE_RANK = {"month": 0, "quarter": 1, "year": 2, "decade": 3, "century": 4}
+
+
+def _iso_years(d: pd.Series) -> pd.Series:
+    return d.dt.isocalendar()["year"].astype(np.int64)
+
+
+#: year-based levels above a week: counted in ISO week-numbering years so the levels nest
+_ISO_YEAR_FORMATS = {
+    "year": lambda d: _iso_years(d).astype(str),
+    "decade": lambda d: (_iso_years(d) // 10 * 10).astype(str) + "s",
+    "century": lambda d: (_iso_years(d) // 100 * 100).astype(str) + "s",
+}
 
 
 def date_levels(spec: DatesHierarchy, name: str, values: np.ndarray) -> LevelArrays:
-    """Calendar generalization: day → month → year → decade (whichever levels the spec lists)."""
-    ranks = [_DATE_RANK[lv] for lv in spec.levels]
-    if ranks != sorted(set(ranks)):
-        raise PolicyError(
-            f"dates hierarchy of {name!r}: levels {spec.levels} must go from fine to coarse "
-            "without repeats (month, quarter, year, decade, century)"
-        )
+    """Calendar generalization: day → (ISO week →) month → year → decade (the levels listed).
+
+    The level order is checked when the policy is loaded (`DatesHierarchy`). After an ISO week
+    the year-based levels use the ISO week-numbering year, so that each week has one parent.
+    """
+    import pandas as pd  # (its calendar arithmetic; a dates hierarchy is the one user here)
+
     raw = pd.Series(np.asarray(values, dtype=object))
     try:
         parsed = pd.to_datetime(raw.astype(str), format=spec.format or "ISO8601")
@@ -240,23 +320,48 @@ def date_levels(spec: DatesHierarchy, name: str, values: np.ndarray) -> LevelArr
             f"column {name!r} has a value that is not a date ({exc}); fix the value or set the "
             "hierarchy's 'format'"
         ) from None
+    formats = {**_DATE_FORMATS, **_ISO_YEAR_FORMATS} if "week" in spec.levels else _DATE_FORMATS
     columns = [np.asarray(values, dtype=object)]
     for lv in spec.levels:
-        columns.append(np.asarray(_DATE_FORMATS[lv](parsed), dtype=object))
+        columns.append(np.asarray(formats[lv](parsed), dtype=object))
     if spec.top:
         columns.append(np.full(len(raw), TOP, dtype=object))
     return _levels_from_label_columns(name, columns)
 
 
+def parse_numbers(values: np.ndarray) -> np.ndarray:
+    """``values`` as floats, NaN where a value is not a number (what ``pd.to_numeric(…,
+    errors="coerce")`` gives), over distinct values only: numbers as they are, strings parsed
+    (surrounding blanks allowed; '1_000', 'nan' and non-ASCII digits are not numbers),
+    anything else NaN."""
+    out = np.empty(len(values), dtype=float)
+    for i, v in enumerate(values):
+        out[i] = _number(v)
+    return out
+
+
+def _number(v: object) -> float:
+    if isinstance(v, bool | np.bool_):
+        return float(v)
+    if isinstance(v, int | float | np.integer | np.floating):
+        return float(v)
+    if isinstance(v, str) and v.isascii() and "_" not in v:
+        try:
+            x = float(v)
+        except ValueError:
+            return math.nan
+        return x
+    return math.nan
+
+
 def _as_numbers(values: np.ndarray, name: str, what: str) -> np.ndarray:
-    num = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce")
-    bad = num.isna().to_numpy()
+    out = parse_numbers(np.asarray(values, dtype=object))
+    bad = np.isnan(out)
     if bad.any():
         raise DataError(
             f"column {name!r} has the non-numeric value {values[np.flatnonzero(bad)[0]]!r}, but "
             f"{what} needs numbers; fix the value or use a table hierarchy"
         )
-    out = num.to_numpy(dtype=float)
     if not np.all(np.isfinite(out)):
         raise DataError(f"column {name!r} has an infinite value; {what} needs finite numbers")
     return out
@@ -274,12 +379,32 @@ def _natural_key(v: object) -> tuple:
     )
 
 
+def _exact_integers(values: np.ndarray) -> np.ndarray | None:
+    """``values`` as int64 when every one is an integer (a number or its spelling), else None."""
+    out = []
+    for v in values:  # (the few distinct values of a hierarchy, not records)
+        if isinstance(v, (bool, np.bool_)):
+            return None
+        if isinstance(v, (int, np.integer)):
+            out.append(int(v))
+        elif isinstance(v, str) and v.strip().lstrip("+-").isdigit():
+            out.append(int(v.strip()))
+        else:
+            return None
+    try:
+        return np.array(out, dtype=np.int64)
+    except OverflowError:
+        return None
+
+
 def natural_order(values: np.ndarray) -> np.ndarray:
     """Positions of ``values`` in their natural order: numeric when all are numbers, else
     strings compared with their digit runs as numbers ('3K' < '11K')."""
-    num = pd.to_numeric(pd.Series(np.asarray(values, dtype=object)), errors="coerce")
-    if len(values) and not num.isna().any():
-        order = np.argsort(num.to_numpy(dtype=float), kind="stable")
+    num = parse_numbers(np.asarray(values, dtype=object))
+    if len(values) and not np.isnan(num).any():
+        # integers are ordered as integers: beyond 2^53 floats would tie distinct values
+        exact = _exact_integers(values)
+        order = np.argsort(num if exact is None else exact, kind="stable")
     else:
         order = np.array(
             sorted(range(len(values)), key=lambda i: _natural_key(values[i])), dtype=np.int64

@@ -13,10 +13,12 @@ import os
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from privcheck.errors import DataError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _DELIMITERS = ";,\t|"
 
@@ -46,52 +48,61 @@ def csv_header(path: Path, sep: str) -> list[str]:
     return header
 
 
-def read_csv(path: Path) -> pd.DataFrame:
+def read_csv(path: Path, arrow: bool = False) -> pd.DataFrame | Any:
     """A CSV/TSV file as string columns, strictly (see the module docstring).
 
     Parsed by Arrow's CSV reader (multi-threaded, and it refuses ragged rows, which pandas'
     reader pads with missing values or shifts into an index); UTF-8 with or without a BOM,
     LF or CRLF line endings, quoted fields with embedded delimiters and newlines.
+
+    ``arrow`` returns the ``pyarrow.Table`` itself, its columns dictionary-encoded by the reader
+    (what a check encodes: no pandas import, no Python string per row).
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     sep = sniff_delimiter(path)
     header = csv_header(path, sep)
+    string_type = pa.dictionary(pa.int32(), pa.string()) if arrow else pa.string()
     table = pacsv.read_csv(
         path,
         parse_options=pacsv.ParseOptions(delimiter=sep, newlines_in_values=True),
         convert_options=pacsv.ConvertOptions(
-            column_types={name: pa.string() for name in header},
+            column_types={name: string_type for name in header},
             strings_can_be_null=True,
             null_values=[""],
         ),
     )
-    frame = table.to_pandas()
-    if frame.shape[1] == 1 and any(c in header[0] for c in ":;,\t| "):
+    if table.num_columns == 1 and any(c in header[0] for c in ":;,\t| "):
         hint = header[0][:60]
         raise DataError(
             f"{path} has a single column {hint!r}: its delimiter is not one of ; , tab | "
             "(which privcheck detects); write the file with one of them"
         )
-    return frame
+    return table if arrow else table.to_pandas()
 
 
 def read_parquet(
-    path: Path, columns: Iterable[str] | None = None, dictionary: bool = False
-) -> pd.DataFrame:
+    path: Path,
+    columns: Iterable[str] | None = None,
+    dictionary: bool = False,
+    arrow: bool = False,
+) -> pd.DataFrame | Any:
     """A Parquet file (or a folder of parts) as a DataFrame.
 
     ``columns`` reads only those columns when the file has them all (otherwise every column, so
     that the error about a missing one can list what the file holds). ``dictionary`` reads
     string columns as Arrow dictionaries, i.e. pandas categoricals: Parquet stores them
     dictionary-encoded, and a check reuses the codes instead of building a Python string per
-    row and hashing it back into codes.
+    row and hashing it back into codes. ``arrow`` returns the ``pyarrow.Table`` (see
+    ``read_csv``).
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    if not columns and not dictionary:
+    if not columns and not dictionary and not arrow:
+        import pandas as pd
+
         return pd.read_parquet(path)
     schema = pq.read_schema(path) if path.is_file() else pq.ParquetDataset(path).schema
     names = list(schema.names)
@@ -106,8 +117,12 @@ def read_parquet(
         if (wanted is None or f.name in wanted)
         and (pa.types.is_string(f.type) or pa.types.is_large_string(f.type))
     ]
-    table = pq.read_table(path, columns=wanted, read_dictionary=strings if dictionary else None)
-    return table.to_pandas()
+    read_dictionary = strings if dictionary else None
+    if path.is_file():  # (read_table goes through pyarrow.dataset, which imports pandas)
+        table = pq.ParquetFile(path, read_dictionary=read_dictionary).read(columns=wanted)
+    else:
+        table = pq.read_table(path, columns=wanted, read_dictionary=read_dictionary)
+    return table if arrow else table.to_pandas()
 
 
 def read_table(
@@ -115,13 +130,15 @@ def read_table(
     *,
     columns: Iterable[str] | None = None,
     dictionary: bool = False,
-) -> pd.DataFrame:
+    arrow: bool = False,
+) -> pd.DataFrame | Any:
     """A DataFrame from a DataFrame, a CSV/TSV file (delimiter sniffed) or a Parquet file.
 
     ``columns`` and ``dictionary`` are hints for Parquet (see ``read_parquet``): a check reads
-    only the policy's columns, string columns as categoricals.
+    only the policy's columns, string columns as categoricals. ``arrow`` returns a file as a
+    ``pyarrow.Table`` (string columns dictionary-encoded) instead: pandas is not imported.
     """
-    if isinstance(source, pd.DataFrame):
+    if not isinstance(source, str | Path):
         return source
     if str(source) == "-":
         raise DataError(
@@ -139,10 +156,10 @@ def read_table(
         )
     try:
         if suffix in (".parquet", ".pq") or path.is_dir():
-            return read_parquet(path, columns, dictionary)
+            return read_parquet(path, columns, dictionary or arrow, arrow)
         if suffix in (".csv", ".tsv", ".txt"):
-            return read_csv(path)
-    except (ValueError, OSError, pd.errors.ParserError) as exc:
+            return read_csv(path, arrow)
+    except (ValueError, OSError) as exc:  # (pandas' ParserError is a ValueError)
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"cannot read {path}: {first}") from None
     raise DataError(f"unsupported data file type {suffix!r} ({path}); use .csv, .tsv or .parquet")

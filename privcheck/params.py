@@ -2,16 +2,23 @@
 
 Values are read as the YAML scalars they look like (``k=3`` → 3, ``p=2.5`` → 2.5,
 ``deletions=true`` → True, ``groups=[[a,b],[c,d]]`` → nested lists), so the same parameters can be
-written in a policy file or on the command line.
+written in a policy file or on the command line. Every integer must fit in a signed 64-bit integer
+(a 5,000-digit ``k`` is refused naming ``--param k``), and a parameter whose default is a boolean
+takes only a boolean spelling (true/false, yes/no, 1/0): ``tradeoff=maybe`` is refused, where
+Python's truthiness would have read it as true.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
 
 from privcheck.errors import PolicyError
+from privcheck.limits import as_bool, check_integers, load_yaml
+
+_EXPONENT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+")
 
 
 def parse_params(items: list[str] | None) -> dict[str, Any]:
@@ -25,7 +32,25 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
         if key in params:
             raise PolicyError(f"--param {key} is given twice")
         try:
-            params[key.replace("-", "_")] = yaml.safe_load(raw) if raw.strip() else ""
+            value = load_yaml(raw) if raw.strip() else ""
         except yaml.YAMLError:
-            params[key.replace("-", "_")] = raw
+            value = raw
+        if isinstance(value, str) and _EXPONENT.fullmatch(value.strip()):
+            value = float(value)  # YAML 1.1 reads 1e-6 (no dot) as text; it is a number
+        check_integers(value, f"--param {key}")
+        params[key.replace("-", "_")] = value
     return params
+
+
+def check_param_types(algorithm: str, defaults: dict[str, Any], params: dict[str, Any]) -> dict:
+    """``params`` with every integer range-checked and boolean parameters read as booleans.
+
+    A parameter is boolean when its default is; its value must be spelled as one (see
+    `privcheck.limits.as_bool`). Used for parameters from the CLI and from the Python API alike.
+    """
+    out = {}
+    for key, value in params.items():
+        where = f"{algorithm} parameter {key}"
+        check_integers(value, where)
+        out[key] = as_bool(value, where) if isinstance(defaults.get(key), bool) else value
+    return out

@@ -8,7 +8,6 @@ accepted (and documented in the JSON Schema) exactly like a built-in one.
 from __future__ import annotations
 
 import itertools
-import json
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
@@ -28,6 +27,7 @@ from pydantic import (
 )
 
 from privcheck.errors import PolicyError
+from privcheck.limits import check_integers, load_json, load_yaml
 
 
 class Role(StrEnum):
@@ -71,19 +71,25 @@ class IntervalsHierarchy(_Strict):
     """
 
     type: Literal["intervals"] = "intervals"
-    widths: list[float] = Field(..., min_length=1, description="Bin width per level, e.g. [5, 10]")
-    origin: float = Field(0.0, description="Bins are [origin + i·w, origin + (i+1)·w)")
+    widths: list[int | float] = Field(
+        ..., min_length=1, description="Bin width per level, e.g. [5, 10]"
+    )
+    origin: int | float = Field(0, description="Bins are [origin + i·w, origin + (i+1)·w)")
     top: bool = Field(True, description="Add a last level where every value becomes '*'")
 
     @field_validator("widths")
     @classmethod
-    def _nested(cls, widths: list[float]) -> list[float]:
+    def _nested(cls, widths: list[int | float]) -> list[int | float]:
         for w in widths:
-            if w <= 0:
-                raise ValueError(f"interval widths must be positive; got {w}")
+            if not w > 0 or w == float("inf"):
+                raise ValueError(f"interval widths must be positive and finite; got {w}")
         for lo, hi in itertools.pairwise(widths):
-            ratio = hi / lo
-            if abs(ratio - round(ratio)) > 1e-9 or round(ratio) < 1:
+            if isinstance(lo, int) and isinstance(hi, int):  # exact: no float ratio
+                nested = hi % lo == 0
+            else:
+                ratio = hi / lo
+                nested = abs(ratio - round(ratio)) <= 1e-9 and round(ratio) >= 1
+            if not nested:
                 raise ValueError(
                     f"interval width {hi} is not a multiple of {lo}: the levels would not form "
                     "a tree; use widths that divide each other, e.g. [5, 10, 20]"
@@ -101,15 +107,44 @@ class MaskingHierarchy(_Strict):
     char: str = Field("*", min_length=1, max_length=1)
 
 
+#: calendar levels of a dates hierarchy, finest first
+DATE_LEVELS = ("week", "month", "quarter", "year", "decade", "century")
+
+
 class DatesHierarchy(_Strict):
-    """Calendar generalization of dates: day → month → year → decade (levels to use, in order)."""
+    """Calendar generalization of dates: day → month → year → decade (levels to use, in order).
+
+    ``week`` is the ISO 8601 week ("2026-W48", from ``date.isocalendar()``). A week can straddle
+    two months, quarters or years, so it is only followed by year-based levels, and those then
+    count ISO week-numbering years (29 Dec 2025 is in 2026-W01, hence in year 2026): the
+    levels stay a tree, which every generalization needs.
+    """
 
     type: Literal["dates"] = "dates"
     levels: list[Literal["week", "month", "quarter", "year", "decade", "century"]] = Field(
-        default_factory=lambda: ["month", "year", "decade"]
+        default_factory=lambda: ["month", "year", "decade"],
+        description="Levels from fine to coarse; 'week' (ISO week) may only be followed by "
+        "year, decade and century, counted in ISO week-numbering years",
     )
     format: str | None = Field(None, description="strptime format of the data (default: ISO)")
     top: bool = Field(True, description="Add a last level where every value becomes '*'")
+
+    @field_validator("levels")
+    @classmethod
+    def _fine_to_coarse(cls, levels: list[str]) -> list[str]:
+        ranks = [DATE_LEVELS.index(lv) for lv in levels]
+        if ranks != sorted(set(ranks)):
+            raise ValueError(
+                f"levels {levels} must go from fine to coarse without repeats "
+                f"({', '.join(DATE_LEVELS)})"
+            )
+        if "week" in levels and ({"month", "quarter"} & set(levels)):
+            raise ValueError(
+                "a week can straddle two months or quarters, so 'week' cannot be followed by "
+                "'month' or 'quarter'; use week with year, decade or century (ISO years), or "
+                "drop week"
+            )
+        return levels
 
 
 Hierarchy = Annotated[
@@ -152,6 +187,18 @@ class Attribute(_Strict):
         description="Order of the values for ordered t-closeness (default: numeric if the values "
         "are numbers, else natural sort order)",
     )
+
+    @field_validator("order")
+    @classmethod
+    def _distinct(cls, order: list[str] | None) -> list[str] | None:
+        seen: set[str] = set()
+        for value in order or []:
+            if value in seen:
+                raise ValueError(
+                    f"lists the value {value!r} twice; each value takes one position in the order"
+                )
+            seen.add(value)
+        return order
 
 
 # --------------------------------------------------------------------------- models
@@ -403,6 +450,10 @@ def parse_policy(data: Any, base_dir: Path | None = None) -> Policy:
             f"a policy must be a mapping with 'attributes' and 'models'; got {type(data).__name__}"
         )
     try:
+        check_integers(data, "")
+    except PolicyError as exc:
+        raise PolicyError(f"invalid policy: {exc}") from None
+    try:
         policy = Policy.model_validate(data)
     except ValidationError as exc:
         raise PolicyError(f"invalid policy: {_first_error(exc)}") from None
@@ -419,8 +470,8 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
         raise PolicyError(f"policy file not found: {path}")
     text = path.read_text(encoding="utf-8")
     try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        data = load_json(text) if path.suffix.lower() == ".json" else load_yaml(text)
+    except (yaml.YAMLError, ValueError) as exc:  # json.JSONDecodeError is a ValueError
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]

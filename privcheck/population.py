@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from privcheck.classes import ClassTable, group
 from privcheck.encoding import EncodedColumn, _string_labels, encode_column
@@ -163,6 +162,8 @@ def load_population(policy: Policy) -> Population:
                 f"the population table {path.name} has no count column {spec.count_column!r}; "
                 "fix population.count_column (or leave it out: one row per person)"
             )
+        import pandas as pd  # (a population table is read with pandas; listing models is not)
+
         raw = pd.to_numeric(frame[spec.count_column], errors="coerce").to_numpy(dtype=float)
         bad = np.flatnonzero(~np.isfinite(raw) | (raw < 0) | (np.mod(raw, 1) != 0))
         if len(bad):
@@ -271,6 +272,8 @@ def _patterns(lv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         key += shift[:, j]
     if (key == key[0]).all():
         return lv[:1], np.zeros(len(lv), dtype=np.int64)
+    import pandas as pd
+
     which, uniq = pd.factorize(key)
     first = np.full(len(uniq), -1, dtype=np.int64)
     first[which[::-1]] = np.arange(len(which) - 1, -1, -1)

@@ -13,7 +13,13 @@ from privcheck.hierarchy import (
     natural_order,
     table_levels,
 )
-from privcheck.policy import DatesHierarchy, IntervalsHierarchy, MaskingHierarchy, TableHierarchy
+from privcheck.policy import (
+    DatesHierarchy,
+    IntervalsHierarchy,
+    MaskingHierarchy,
+    TableHierarchy,
+    parse_policy,
+)
 from tests.conftest import ADULT, EXAMPLES
 
 
@@ -63,8 +69,18 @@ def test_dates_day_month_year_decade():
     lv = date_levels(DatesHierarchy(), "dob", np.array(["1987-03-14", "1989-11-02"], object))
     assert labels_of(lv, 0) == ["1987-03-14", "1987-03", "1987", "1980s", "*"]
     assert lv.maps[3][0] == lv.maps[3][1]
+    # refused at policy load (before any data is read)
     with pytest.raises(PolicyError, match="fine to coarse"):
-        date_levels(DatesHierarchy(levels=["year", "month"]), "dob", np.array(["2020-01-01"]))
+        parse_policy(
+            {
+                "attributes": {
+                    "dob": {
+                        "role": "quasi_identifier",
+                        "hierarchy": {"type": "dates", "levels": ["year", "month"]},
+                    }
+                }
+            }
+        )
     with pytest.raises(DataError, match="not a date"):
         date_levels(DatesHierarchy(), "dob", np.array(["yesterday"], object))
 
@@ -106,3 +122,36 @@ def test_natural_order():
     assert [values[i] for i in np.argsort(natural_order(values))] == ["3K", "4K", "10K", "11K"]
     nums = np.array(["10", "9", "100"], object)
     assert list(natural_order(nums)) == [1, 0, 2]
+
+
+def test_iso_week_level_against_isocalendar():
+    import datetime as dt
+
+    start = dt.date(1999, 12, 1)
+    days = [start + dt.timedelta(days=i) for i in range(0, 10_000, 3)]
+    lv = date_levels(
+        DatesHierarchy(levels=["week", "year", "decade"]),
+        "day",
+        np.array([d.isoformat() for d in days], object),
+    )
+    iso = [d.isocalendar() for d in days]
+    assert labels_at(lv, 1) == [f"{y}-W{w:02d}" for y, w, _ in iso]
+    assert labels_at(lv, 2) == [str(y) for y, _, _ in iso]  # the ISO year: each week one parent
+    assert labels_at(lv, 3) == [f"{y // 10 * 10}s" for y, _, _ in iso]
+    assert labels_at(lv, 4) == ["*"] * len(days)
+
+
+def test_intervals_bound_exact_integers_near_2_60():
+    values = [2**60 + d for d in (-7, 0, 9, 10, 12345)]
+    lv = interval_levels(
+        IntervalsHierarchy(widths=[10, 1000]), "id", np.array([str(v) for v in values], object)
+    )
+    for level, w in ((1, 10), (2, 1000)):
+        want = [f"{v // w * w}-{v // w * w + w - 1}" for v in values]  # Python ints: exact
+        assert labels_at(lv, level) == want
+    with pytest.raises(DataError, match="'id' holds integers beyond 2\\^53"):
+        interval_levels(IntervalsHierarchy(widths=[2.5]), "id", np.array(values, dtype=np.int64))
+
+
+def labels_at(lv, level: int) -> list[str]:
+    return [str(lv.labels[level][lv.maps[level][g]]) for g in range(len(lv.ground))]

@@ -124,3 +124,34 @@ def test_graph_policy_needs_no_attributes_but_a_table_policy_does():
         with pytest.raises(PolicyError, match="a table policy needs 'attributes'") as err:
             run(frame, table_policy)  # never a vacuous pass over one class of every record
         assert "\n" not in str(err.value)
+
+
+def _qi(**extra) -> dict:
+    return {"attributes": {"d": {"role": "quasi_identifier", **extra}}, "models": []}
+
+
+def test_duplicate_order_values_are_refused_at_load():
+    with pytest.raises(PolicyError, match=r"attributes\.d\.order: lists the value 'b' twice"):
+        parse_policy(_qi(order=["a", "b", "c", "b"]))
+    assert parse_policy(_qi(order=["a", "b"])).attributes["d"].order == ["a", "b"]
+
+
+def test_week_level_is_accepted_with_year_levels_and_refused_with_months():
+    ok = parse_policy(_qi(hierarchy={"type": "dates", "levels": ["week", "year", "decade"]}))
+    assert ok.attributes["d"].hierarchy.levels == ["week", "year", "decade"]
+    for levels in (["week", "month"], ["week", "quarter", "year"]):
+        with pytest.raises(PolicyError, match="'week' cannot be followed by 'month' or 'quarter'"):
+            parse_policy(_qi(hierarchy={"type": "dates", "levels": levels}))
+    with pytest.raises(PolicyError, match="fine to coarse"):
+        parse_policy(_qi(hierarchy={"type": "dates", "levels": ["year", "week"]}))
+
+
+def test_interval_widths_keep_exact_integers():
+    spec = (
+        parse_policy(_qi(hierarchy={"type": "intervals", "widths": [2**60 + 1, 3 * (2**60 + 1)]}))
+        .attributes["d"]
+        .hierarchy
+    )
+    assert spec.widths == [2**60 + 1, 3 * (2**60 + 1)] and spec.origin == 0
+    with pytest.raises(PolicyError, match="not a multiple"):
+        parse_policy(_qi(hierarchy={"type": "intervals", "widths": [2**60 + 1, 2**61 + 1]}))

@@ -28,6 +28,7 @@ from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
 from privcheck.metrics.generalization import Metric, all_metrics, get_metric
 from privcheck.models.base import evaluate_models, table_models, validate_data
+from privcheck.params import check_param_types
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport, Report, _fmt
@@ -53,6 +54,7 @@ class Anonymizer:
         if unknown:
             known = ", ".join(self.defaults()) or "none"
             raise PolicyError(f"{self.name} has no parameter {unknown[0]!r} (parameters: {known})")
+        params = check_param_types(self.name, self.defaults(), params)
         self.params = {**self.defaults(), **params}
 
     @classmethod

@@ -39,7 +39,7 @@ import pandas as pd
 from privcheck.report import Exposure
 
 if TYPE_CHECKING:  # the risk package loads only when an attack runs
-    from privcheck.risk.measures import AttackInputs, RiskOutcome
+    from privcheck.risk.outcome import AttackInputs, RiskOutcome
 
 #: candidate-mask cells (attacked records × released records × attributes) before sampling
 EXPOSURE_BUDGET = 100_000_000
@@ -104,7 +104,7 @@ def measure_exposure(
 ) -> Exposure:
     """Run ``attack`` on ``masked`` (row i = the masked record of ``original``'s row i)."""
     from privcheck.plugins import risk_registry
-    from privcheck.risk.measures import AttackInputs
+    from privcheck.risk.outcome import AttackInputs
 
     started = time.perf_counter()
     attributes = [str(c) for c in original.columns]

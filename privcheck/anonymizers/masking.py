@@ -13,6 +13,11 @@ What each method guarantees differs, and the report says which (``guarantee``):
 * ``optimal-univariate`` makes each quasi-identifier k-anonymous on its own, not their combination.
 * ``fuzzy-microaggregation``, the rank swaps and ``noise`` guarantee no k-anonymity at all.
 
+Integer columns are released as exact integers (`privcheck.masking.exact`): a swap permutes the
+int64 values, a microaggregated mean is the exact group mean rounded half to even, noise is
+rounded to an integer; a column no method could handle exactly (integers beyond 64 bits) is
+refused naming it.
+
 Models a method does not enforce are still checked: their verdict is reported (and the command
 exits 1 when the release fails the policy) instead of raising — the release exists and an
 sdcMicro user judges it by its risk measures, not by a k-anonymity it never claimed.
@@ -49,7 +54,9 @@ from privcheck.masking import (
     optimal_univariate,
     rank_swap,
 )
+from privcheck.masking.exact import even_offset, shifted_floats
 from privcheck.masking.result import MaskingResult
+from privcheck.metrics.information_loss import information_loss
 from privcheck.policy import Policy, TableHierarchy
 from privcheck.report import AnonymizationReport, Report
 
@@ -112,8 +119,17 @@ class MaskingAnonymizer(Anonymizer):
         mask_seed, order_seed, attack_seed = np.random.SeedSequence(seed).spawn(3)
         result = self.mask(original, k, np.random.default_rng(mask_seed))
         self.verify(original, result)
+        released = released_values(original, result)
+        # floats relative to each integer column's offset: values near 2^60 stay distinguishable
+        original_f, released_f = float_frames(original, released)
         release = build_release(
-            data, policy, original, result.masked, keep_order, np.random.default_rng(order_seed)
+            data,
+            policy,
+            original,
+            result.masked,
+            keep_order,
+            np.random.default_rng(order_seed),
+            result.integers,
         )
         check = check_release(release, policy)
         notes = self.notes(check, result)
@@ -122,8 +138,8 @@ class MaskingAnonymizer(Anonymizer):
         if attack is not None:
             exposure = measure_exposure(
                 attack,
-                original,
-                _as_frame(result.masked, qis),
+                original_f,
+                released_f,
                 policy.exposure_threshold,
                 np.random.default_rng(attack_seed),
             )
@@ -145,7 +161,9 @@ class MaskingAnonymizer(Anonymizer):
             n_released_rows=len(release),
             removed_columns=removed_columns(data, policy),
             check=check,
-            information_loss=result.information_loss.model_dump(),
+            information_loss=information_loss(original_f, released_f).model_dump()
+            if result.integers
+            else result.information_loss.model_dump(),
             guarantee=self.guarantee(result, qis),
             notes=notes,
             exposure=exposure,
@@ -245,9 +263,7 @@ def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str
             num = pd.to_numeric(s, errors="coerce")
             wrong = num.isna() & s.notna()
             if not wrong.any():
-                values = num.to_numpy(dtype=np.float64, na_value=np.nan)
-                whole = np.isfinite(values).all() and np.all(values == np.round(values))
-                out[name] = values.astype(np.int64) if whole else values
+                out[name] = _exact_numbers(num, s, name, algorithm)
                 continue
             bad = s[wrong].iloc[0]
         raise DataError(
@@ -258,6 +274,35 @@ def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str
     return pd.DataFrame(out, columns=qis)
 
 
+def _exact_numbers(num: pd.Series, text: pd.Series, name: str, algorithm: str) -> np.ndarray:
+    """Parsed numbers as int64 when every value is an integer (parsed exactly, not through
+    float64, which holds integers only up to 2^53), else float64. ``text`` is the column as
+    read: integers beyond 64 bits parse as floats, and are refused rather than rounded."""
+    if pd.api.types.is_integer_dtype(num):
+        if num.dtype.kind == "u" and len(num) and num.max() > np.iinfo(np.int64).max:
+            raise DataError(
+                f"quasi-identifier {name!r} has integers above 9223372036854775807, which "
+                f"{algorithm} cannot compute with exactly; shift or rescale the column first"
+            )
+        return num.to_numpy(dtype=np.int64)
+    if num.dtype == object:  # integers beyond 64 bits (floats would have parsed as float64)
+        raise DataError(
+            f"quasi-identifier {name!r} has integers beyond the 64-bit range, which {algorithm} "
+            "cannot compute with exactly; shift or rescale the column first"
+        )
+    values = num.to_numpy(dtype=np.float64, na_value=np.nan)
+    big = np.abs(values) >= 2.0**63
+    if big.any() and text.astype(str).str.strip().str.fullmatch(r"[+-]?\d+")[big].any():
+        raise DataError(
+            f"quasi-identifier {name!r} has integers beyond the 64-bit range, which {algorithm} "
+            "cannot compute with exactly; shift or rescale the column first"
+        )
+    whole = np.isfinite(values).all() and np.all(values == np.round(values))
+    if whole and np.all(np.abs(values) < 2.0**53):  # "3.0": an integer written as a float
+        return values.astype(np.int64)
+    return values
+
+
 def build_release(
     data: pd.DataFrame,
     policy: Policy,
@@ -265,24 +310,56 @@ def build_release(
     masked: pd.DataFrame,
     keep_order: bool,
     rng: np.random.Generator,
+    integers: dict | None = None,
 ) -> pd.DataFrame:
     """Identifiers and unlisted columns removed, quasi-identifiers masked, rows shuffled.
 
-    A masked integer column whose values are all still integers (rank swapping, or a median of
-    integers that happens to be whole) keeps its integer dtype, so a swap stays a permutation of
-    the original values in the written file too.
+    An integer column is released as integers: the method's exact integer output
+    (``integers``: a swap's permutation, a mean rounded half to even, value + rounded noise), so
+    a swap stays a permutation of the original values in the written file too.
     """
+    integers = integers or {}
     drop = set(removed_columns(data, policy))
     columns = [c for c in data.columns if c not in drop]
     out = pd.DataFrame({c: data[c].to_numpy() for c in columns}, columns=columns)
     for c in original.columns:
-        values = masked[c].to_numpy()
-        if pd.api.types.is_integer_dtype(original[c]) and np.all(values == np.round(values)):
-            values = values.astype(original[c].dtype)
-        out[c] = values
+        out[c] = integers[c] if c in integers else masked[c].to_numpy()
     if keep_order:
         return out
     return out.iloc[rng.permutation(len(out))].reset_index(drop=True)
+
+
+def released_values(original: pd.DataFrame, result: MaskingResult) -> pd.DataFrame:
+    """The masked quasi-identifiers as released: an integer column's exact integers (a mean
+    rounded half to even) in place of the method's real-valued output."""
+    qis = list(original.columns)
+    masked = _as_frame(result.masked, qis)
+    if not result.integers:
+        return masked
+    return pd.DataFrame(
+        {c: result.integers[c] if c in result.integers else masked[c].to_numpy() for c in qis},
+        columns=qis,
+    )
+
+
+def float_frames(
+    original: pd.DataFrame, released: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Both frames as float64, each integer column minus the same even offset (subtracted in
+    int64, see `privcheck.masking.exact.even_offset`): the measures and attacks run on them are
+    shift-invariant, and floats would otherwise merge integers near 2^60 that differ by < 256."""
+    orig, rel = {}, {}
+    for c in original.columns:
+        if pd.api.types.is_integer_dtype(original[c]) and pd.api.types.is_integer_dtype(
+            released[c]
+        ):
+            offset = even_offset(original[c].to_numpy(dtype=np.int64))
+            orig[c] = shifted_floats(original[c].to_numpy(dtype=np.int64), offset)
+            rel[c] = shifted_floats(released[c].to_numpy(dtype=np.int64), offset)
+        else:
+            orig[c] = original[c].to_numpy(dtype=np.float64)
+            rel[c] = released[c].to_numpy(dtype=np.float64)
+    return pd.DataFrame(orig, columns=original.columns), pd.DataFrame(rel, columns=original.columns)
 
 
 def _as_frame(masked: pd.DataFrame | np.ndarray, columns: list[str]) -> pd.DataFrame:
@@ -387,8 +464,8 @@ class Mdav(MaskingAnonymizer):
 
         def replay_from_clusters(inputs):  # AttackInputs -> RiskOutcome
             # the replay would find exactly the clusters the method just made
-            from privcheck.risk.measures import from_linkage
             from privcheck.risk.multivariate_transparency import microaggregation_replay
+            from privcheck.risk.outcome import from_linkage
 
             rest = {k: v for k, v in params.items() if k != "knowledge"}
             return from_linkage(

@@ -16,14 +16,17 @@ report from an engine frame list no ``records``.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.policy import Policy, Role
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: the record-count column of an aggregated frame (the keys are grouped under positional names,
 #: so it cannot meet a data column's name)
@@ -92,6 +95,8 @@ def check_missing(agg: pd.DataFrame, policy: Policy) -> None:
     so the weights are summed here. Missing means what it means on pandas: null, NaN or a blank
     string. A record number cannot be named (the engine aggregated them away).
     """
+    import pandas as pd
+
     if policy.missing != "error" or agg.empty:
         return
     weights = agg[WEIGHT].to_numpy()
@@ -125,6 +130,8 @@ def check_policy(policy: Policy) -> Policy:
 def sort_groups(agg: pd.DataFrame, policy: Policy) -> pd.DataFrame:
     """Put the groups in value order so that a report does not depend on the engine's output
     order (Spark's varies between runs): ties between violating classes list in value order."""
+    import pandas as pd
+
     cols = key_columns(policy)
     if not cols or len(agg) < 2:
         return agg.reset_index(drop=True)
@@ -141,7 +148,10 @@ def sort_groups(agg: pd.DataFrame, policy: Policy) -> pd.DataFrame:
 
 def is_engine_frame(data: Any) -> bool:
     """Whether ``data`` is a frame of an engine (anything but pandas, a path or a string)."""
-    return not isinstance(data, pd.DataFrame | str | Path)
+    if isinstance(data, str | Path):
+        return False
+    pandas = sys.modules.get("pandas")  # (a DataFrame means pandas is loaded: no import here)
+    return pandas is None or not isinstance(data, pandas.DataFrame)
 
 
 def aggregate(frame: Any, policy: Policy, *, max_groups: int | None = None) -> pd.DataFrame | None:
@@ -166,7 +176,7 @@ def aggregate(frame: Any, policy: Policy, *, max_groups: int | None = None) -> p
 
 def engine_of(frame: Any) -> str:
     """A short name of the engine holding ``frame`` (for report sources and messages)."""
-    if isinstance(frame, pd.DataFrame):
+    if not is_engine_frame(frame):
         return "pandas"
     module = type(frame).__module__.split(".")[0]
     return {"pyspark": "spark", "_duckdb": "duckdb", "pyarrow": "pyarrow"}.get(module, module)

@@ -12,6 +12,7 @@ from privcheck.errors import PolicyError
 from privcheck.graph.anonymize import AnonymizationReport, k_degree_anonymize
 from privcheck.graph.checking import check_graph, graph_models
 from privcheck.graph.io import read_graph, write_graph
+from privcheck.limits import as_bool
 from privcheck.policy import load_policy
 from privcheck.report import Report
 
@@ -56,6 +57,7 @@ def anonymize_graph_file(
     **options: Any,
 ) -> GraphRelease:
     """Anonymize the graph at ``source`` for the policy's k-degree model; write ``output``."""
+    deletions = as_bool(deletions, "graph parameter deletions")  # 'maybe' is not true
     policy = load_policy(policy)
     models = graph_models(policy)
     names = {cfg.model for _, cfg in models}

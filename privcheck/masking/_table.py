@@ -9,12 +9,13 @@ non-numeric column and a missing value are `DataError`s, never silently coerced 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.masking.exact import as_int64, even_offset, shifted_floats
 
 Data = pd.DataFrame | np.ndarray
 
@@ -24,11 +25,23 @@ class NumericTable:
     """The numeric columns to mask, as one float64 matrix, plus how to put them back.
 
     ``values`` is a fresh C-contiguous float64 copy (n × p), so algorithms may use it freely.
+    ``exact[j]`` is column j's values as int64 when it is an integer column (else None): float64
+    holds integers exactly only up to 2^53, so the methods compute an integer column's released
+    values from these (see `privcheck.masking.exact`).
     """
 
     source: Data
     columns: list[Hashable]
     values: np.ndarray
+    exact: list[np.ndarray | None] = field(default_factory=list)
+    #: per column, the even integer subtracted (exactly) before an integer column's conversion to
+    #: ``values``: floats see differences near 2^60 that they would otherwise round away. Every
+    #: method and measure used on ``values`` is shift-invariant; released values add it back.
+    offsets: list[int] = field(default_factory=list)
+
+    def integer_columns(self) -> list[int]:
+        """Positions of the integer columns (their values are released as exact integers)."""
+        return [j for j, e in enumerate(self.exact) if e is not None]
 
     @property
     def n(self) -> int:
@@ -44,14 +57,46 @@ class NumericTable:
             "name only columns that are being masked"
         )
 
-    def rebuild(self, masked: np.ndarray) -> Data:
-        """The source with the masked columns replaced by ``masked`` (n × p), other columns kept."""
+    def offset(self, j: int) -> int:
+        return self.offsets[j] if j < len(self.offsets) else 0
+
+    def shifted(self, j: int, ints: np.ndarray) -> np.ndarray:
+        """Integer values of column j in the frame of ``values`` (minus its offset), as floats."""
+        return shifted_floats(ints, self.offset(j))
+
+    def rebuild(
+        self,
+        masked: np.ndarray,
+        integers: dict[int, np.ndarray] | None = None,
+        absolute: dict[int, np.ndarray] | None = None,
+    ) -> Data:
+        """The source with the masked columns replaced by ``masked`` (n × p), other columns kept.
+
+        ``integers`` (column position → int64 values) replaces a column exactly where the method's
+        output is an integer one (a swap is a permutation of the column): those stay integers.
+        ``absolute`` gives an integer column's real-valued output (a mean) without the offset;
+        any other column of ``masked`` gets its offset added back.
+        """
+        integers = integers or {}
+        masked = masked.copy()
+        for j in range(len(self.columns)):
+            if absolute and j in absolute:
+                masked[:, j] = absolute[j]
+            elif self.offset(j):
+                masked[:, j] = masked[:, j] + float(self.offset(j))
         if isinstance(self.source, pd.DataFrame):
             out = self.source.copy()
             for j, c in enumerate(self.columns):
-                out[c] = masked[:, j]
+                out[c] = integers[j] if j in integers else masked[:, j]
             return out
         src = np.asarray(self.source)
+        if len(integers) == len(self.columns) and src.dtype.kind in "iu":
+            stacked = np.column_stack([integers[j] for j in range(len(self.columns))])
+            if src.ndim == 1:
+                return stacked[:, 0].copy()
+            out = src.astype(np.result_type(src.dtype, stacked.dtype), copy=True)
+            out[:, self.columns] = stacked
+            return out
         if src.ndim == 1:
             return masked[:, 0].copy()
         out = src.astype(np.result_type(src.dtype, masked.dtype), copy=True)
@@ -76,7 +121,7 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
             )
         if len(set(cols)) != len(cols):
             raise PolicyError(f"columns {cols} name a column twice; list each column once")
-        mats = []
+        mats, exact, offsets = [], [], []
         for c in cols:
             s = data[c]
             if not pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s):
@@ -84,7 +129,14 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
                     f"column {c!r} is not numeric (dtype {s.dtype}); masking needs numbers: "
                     "convert it or leave it out of the masked columns"
                 )
-            mats.append(s.to_numpy(dtype=np.float64, na_value=np.nan))
+            integer = pd.api.types.is_integer_dtype(s) and not s.isna().any()
+            exact.append(as_int64(s.to_numpy(), c) if integer else None)
+            if integer:
+                offsets.append(even_offset(exact[-1]))
+                mats.append(shifted_floats(exact[-1], offsets[-1]))
+            else:
+                offsets.append(0)
+                mats.append(s.to_numpy(dtype=np.float64, na_value=np.nan))
         values = np.ascontiguousarray(np.column_stack(mats)) if mats else np.empty((0, 0))
     elif isinstance(data, np.ndarray):
         arr = data
@@ -107,7 +159,12 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
                 )
             if len(set(cols)) != len(cols):
                 raise PolicyError(f"columns {cols} name a column twice; list each column once")
+        exact = [as_int64(arr[:, c], c) if arr.dtype.kind in "iu" else None for c in cols]
+        offsets = [0 if e is None else even_offset(e) for e in exact]
         values = np.array(arr[:, cols], dtype=np.float64, order="C")
+        for j, e in enumerate(exact):
+            if e is not None:
+                values[:, j] = shifted_floats(e, offsets[j])
     else:
         raise DataError(f"expected a pandas DataFrame or a numpy array; got {type(data).__name__}")
     if values.shape[0] == 0:
@@ -121,7 +178,7 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
             f"column {cols[j]!r} has {len(rows)} missing or infinite value(s) (rows {shown}); "
             "impute or drop them before masking"
         )
-    return NumericTable(source=data, columns=cols, values=values)
+    return NumericTable(source=data, columns=cols, values=values, exact=exact, offsets=offsets)
 
 
 def check_k(k: object, n: int, *, name: str = "k") -> int:

@@ -34,6 +34,7 @@ import numpy as np
 
 from privcheck.errors import PolicyError
 from privcheck.masking._table import Data, check_k, numeric_table
+from privcheck.masking.exact import float_to_int
 from privcheck.masking.result import MaskingResult
 from privcheck.metrics.information_loss import information_loss
 
@@ -206,6 +207,13 @@ def fuzzy_microaggregation(
     centres, rounds = fuzzy_c_means(z, c, m1, rng, max_iter=max_iter, tol=tol)
     choice = _draw_centres(z, centres, m2, rng)
     masked = centres[choice] * sd + mean
+    # an FCM centre is a membership-weighted mean (real weights, no exact rational): an integer
+    # column releases it rounded half to even, kept within the column's range (no overflow)
+    integers = {}
+    for j in table.integer_columns():  # masked is relative to the column's offset
+        off, col = table.offset(j), table.exact[j]
+        integers[j] = float_to_int(masked[:, j], int(col.min()) - off, int(col.max()) - off) + off
+        masked[:, j] = table.shifted(j, integers[j])
     params: dict[str, object] = {
         "n_clusters": c,
         "m1": m1,
@@ -219,7 +227,8 @@ def fuzzy_microaggregation(
     return MaskingResult(
         method="fuzzy-microaggregation",
         params=params,
-        masked=table.rebuild(masked),
+        masked=table.rebuild(masked, integers),
         information_loss=information_loss(table.values, masked),
         groups=(choice,),
+        integers={table.columns[j]: v for j, v in integers.items()},
     )

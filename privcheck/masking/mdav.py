@@ -54,6 +54,7 @@ from threadpoolctl import threadpool_limits
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking._table import Data, NumericTable, check_k, numeric_table, standardize
+from privcheck.masking.exact import group_means
 from privcheck.masking.result import MaskingResult
 from privcheck.metrics.information_loss import information_loss
 
@@ -364,6 +365,29 @@ def aggregate_groups(values: np.ndarray, labels: np.ndarray, how: Aggregate) -> 
     return out
 
 
+def exact_means(
+    table: NumericTable,
+    cols: Sequence[int],
+    labels: np.ndarray,
+    how: Aggregate,
+    masked: np.ndarray,
+    integers: dict[int, np.ndarray],
+    absolute: dict[int, np.ndarray],
+) -> None:
+    """Recompute the group means (medians) of the integer columns among ``cols`` exactly.
+
+    ``absolute`` gets the float64 mean correctly rounded from the exact sum (float sums of values
+    beyond 2^53 are off, and may overflow), ``masked`` the same minus the column's offset (the
+    frame of ``table.values``), ``integers`` the released integer: the exact mean rounded half
+    to even (see `privcheck.masking.exact`).
+    """
+    for j in cols:
+        if j < len(table.exact) and table.exact[j] is not None:
+            integers[j], absolute[j], masked[:, j] = group_means(
+                table.exact[j], labels, how, table.offset(j)
+            )
+
+
 def _attribute_groups(
     table: NumericTable, attribute_groups: Sequence[Sequence[Hashable]] | None
 ) -> list[list[int]]:
@@ -402,6 +426,8 @@ def _microaggregate(
     positions = _attribute_groups(table, attribute_groups)
     masked = table.values.copy()
     labels_per_group = []
+    integers: dict[int, np.ndarray] = {}
+    absolute: dict[int, np.ndarray] = {}
     for cols in positions:
         z = standardize(table.values[:, cols])
         if block_size is None:
@@ -409,6 +435,7 @@ def _microaggregate(
         else:
             labels = mdav_partitioned_groups(z, k, block_size)
         masked[:, cols] = aggregate_groups(table.values[:, cols], labels, aggregate)
+        exact_means(table, cols, labels, aggregate, masked, integers, absolute)
         labels_per_group.append(labels)
     params: dict[str, object] = {
         "k": k,
@@ -422,9 +449,10 @@ def _microaggregate(
     return MaskingResult(
         method=method,
         params=params,
-        masked=table.rebuild(masked),
+        masked=table.rebuild(masked, absolute=absolute),
         information_loss=information_loss(table.values, masked),
         groups=tuple(labels_per_group),
+        integers={table.columns[j]: v for j, v in integers.items()},
     )
 
 

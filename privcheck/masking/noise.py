@@ -9,6 +9,10 @@ Var and Σ are sample moments (ddof = 1) of the original file. ``a`` > 0 is the 
 fraction of the variance (a = 0.1 adds noise with 10 % of each attribute's variance). The
 correlated noise is drawn through an eigendecomposition of Σ, so a singular Σ (collinear or
 constant attributes) is fine.
+
+An integer column gets integer noise: x' = x + round_half_even(ε), in exact int64 arithmetic
+(float64 would round values beyond 2^53); noise that would carry a value out of the int64 range is
+refused, naming the column.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from typing import Literal
 
 import numpy as np
 
-from privcheck.errors import PolicyError
+from privcheck.errors import DataError, PolicyError
 from privcheck.masking._table import Data, numeric_table
+from privcheck.masking.exact import add_int
 from privcheck.masking.result import MaskingResult
 from privcheck.metrics.information_loss import information_loss
 
@@ -70,10 +75,28 @@ def add_noise(
     a = _check_level(a)
     table = numeric_table(data, columns)
     rng = np.random.default_rng(seed)
-    masked = table.values + noise_matrix(table.values, a, kind == "correlated", rng)
+    noise = noise_matrix(table.values, a, kind == "correlated", rng)
+    masked = table.values + noise
+    integers = {}
+    for j in table.integer_columns():  # an integer column gets the noise rounded to an integer
+        step = np.rint(noise[:, j])
+        if np.any(np.abs(step) >= 2.0**63):
+            raise DataError(
+                f"column {table.columns[j]!r}: the noise exceeds the 64-bit integer range, so it "
+                "cannot be released as an exact integer; rescale the column or lower a"
+            )
+        integers[j] = add_int(table.exact[j], step.astype(np.int64), table.columns[j])
+        masked[:, j] = table.shifted(j, integers[j])
     return MaskingResult(
         method="noise",
-        params={"a": a, "kind": kind, "columns": list(table.columns), "moments": "sample"},
-        masked=table.rebuild(masked),
+        params={
+            "a": a,
+            "kind": kind,
+            "columns": list(table.columns),
+            "moments": "sample",
+            **({"integer_columns": "value + noise rounded half to even"} if integers else {}),
+        },
+        masked=table.rebuild(masked, integers),
         information_loss=information_loss(table.values, masked),
+        integers={table.columns[j]: v for j, v in integers.items()},
     )

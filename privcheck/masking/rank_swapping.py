@@ -342,8 +342,14 @@ def rank_swap(
     w = swap_window(p, table.n)
     rng = np.random.default_rng(seed)
     masked = np.empty_like(table.values)
+    integers = {}
     for j in range(table.values.shape[1]):
-        masked[:, j] = swap_column(table.values[:, j], w, variant, rng)
+        exact = table.exact[j] if j < len(table.exact) else None
+        if exact is None:
+            masked[:, j] = swap_column(table.values[:, j], w, variant, rng)
+        else:  # sorted and permuted as integers: an exact permutation even beyond 2^53
+            integers[j] = swap_column(exact, w, variant, rng)
+            masked[:, j] = table.shifted(j, integers[j])
     return MaskingResult(
         method=_METHOD[variant],
         params={
@@ -353,8 +359,9 @@ def rank_swap(
             "columns": list(table.columns),
             "proposal_law": _law_text(variant, w),
         },
-        masked=table.rebuild(masked),
+        masked=table.rebuild(masked, integers),
         information_loss=information_loss(table.values, masked),
+        integers={table.columns[j]: v for j, v in integers.items()},
     )
 
 

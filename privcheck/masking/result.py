@@ -9,6 +9,7 @@ replay the masking and undo it. The risk module attacks a release knowing exactl
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,10 @@ class MaskingResult:
     masked: pd.DataFrame | np.ndarray
     information_loss: InformationLoss
     groups: tuple[np.ndarray, ...] = field(default=())
+    #: the released values of each integer column (by column), as exact int64: a swap's
+    #: permutation, a group mean rounded half to even, the value plus the noise rounded to an
+    #: integer. ``masked`` holds the method's real-valued output (a mean as a float).
+    integers: dict[Hashable, np.ndarray] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready description for a report: method, public parameters, information loss."""

@@ -22,7 +22,7 @@ import numpy as np
 
 from privcheck.errors import PolicyError
 from privcheck.masking._table import Data, check_k, numeric_table
-from privcheck.masking.mdav import Aggregate, aggregate_groups
+from privcheck.masking.mdav import Aggregate, aggregate_groups, exact_means
 from privcheck.masking.result import MaskingResult
 from privcheck.metrics.information_loss import information_loss
 
@@ -94,14 +94,18 @@ def optimal_univariate(
     k = check_k(k, table.n)
     masked = np.empty_like(table.values)
     labels = []
+    integers: dict[int, np.ndarray] = {}
+    absolute: dict[int, np.ndarray] = {}
     for j in range(table.values.shape[1]):
         lab = optimal_univariate_groups(table.values[:, j], k)
         masked[:, j] = aggregate_groups(table.values[:, [j]], lab, aggregate)[:, 0]
+        exact_means(table, [j], lab, aggregate, masked, integers, absolute)
         labels.append(lab)
     return MaskingResult(
         method="optimal-univariate",
         params={"k": k, "aggregate": aggregate, "columns": list(table.columns)},
-        masked=table.rebuild(masked),
+        masked=table.rebuild(masked, absolute=absolute),
         information_loss=information_loss(table.values, masked),
         groups=tuple(labels),
+        integers={table.columns[j]: v for j, v in integers.items()},
     )

@@ -30,7 +30,6 @@ from typing import Literal
 
 import numpy as np
 from pydantic import Field
-from scipy.stats import poisson
 
 from privcheck.classes import ClassTable, count
 from privcheck.encoding import EncodedTable
@@ -64,6 +63,8 @@ def derived_k(k: int, fraction: float, estimator: str, significance: float) -> i
     lam = fraction * k
     threshold = 1.0 - significance
     c = np.arange(0, k + 1)
+    from scipy.stats import poisson  # (imported when the model runs, not when it is listed)
+
     if estimator == "poisson":
         cdf = poisson.cdf(c, lam)
     else:  # zero-truncated: P[X ≤ c | X ≥ 1]

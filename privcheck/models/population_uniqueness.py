@@ -32,7 +32,6 @@ from privcheck.models.base import PrivacyModel
 from privcheck.models.reidentification import TableEvaluation
 from privcheck.policy import ModelConfig
 from privcheck.population import population_size
-from privcheck.risk.population_estimators import population_uniques
 
 
 class PopulationUniquenessConfig(ModelConfig):
@@ -51,6 +50,9 @@ def estimated_share(sizes: np.ndarray, population: int, estimator: str) -> float
     """Estimated population uniques / N (NaN: the estimator failed)."""
     if len(sizes) == 0:
         return 0.0
+    # (the estimators need SciPy: imported when a policy uses the model, not when it is listed)
+    from privcheck.risk.population_estimators import population_uniques
+
     uniques, _ = population_uniques(sizes, population, estimator)
     return uniques / population
 

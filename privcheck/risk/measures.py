@@ -13,7 +13,6 @@ risk profile is drawn from, the per-attribute contribution and the attack's own 
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -21,73 +20,17 @@ import pandas as pd
 
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
+from privcheck.limits import as_bool, check_integers
 from privcheck.risk.attribute_disclosure import rank_interval_disclosure, sd_interval_disclosure
 from privcheck.risk.linkage import dbrl
 from privcheck.risk.multivariate_transparency import (
     microaggregation_replay,
     multivariate_microaggregation_transparency,
 )
+from privcheck.risk.outcome import AttackInputs, RiskOutcome, from_linkage
 from privcheck.risk.probabilistic import prl
-from privcheck.risk.results import LinkageResult
 from privcheck.risk.transparency import microaggregation_transparency, rank_swap_transparency
 from privcheck.risk.uniqueness import class_sizes_of, record_risks, uniqueness_risk
-
-
-@dataclass
-class AttackInputs:
-    """What an attack sees: both files (aligned by position) and the intruder's knowledge.
-
-    ``rows`` are the original records the intruder holds (their masked counterparts are the same
-    rows of the release); ``attributes`` the characteristics it knows of them. ``scored_sample``
-    says that the intruder holds every record and ``rows`` are only the sample whose
-    re-identification is scored (an estimate of the whole-file figure; see
-    `privcheck.anonymizers.exposure`).
-    """
-
-    original: pd.DataFrame
-    masked: pd.DataFrame
-    attributes: list[str]
-    rows: np.ndarray
-    seed: int
-    scored_sample: bool = False
-
-    @property
-    def all_rows(self) -> bool:
-        return len(self.rows) == len(self.original)
-
-    def intruder(self) -> pd.DataFrame:
-        return self.original.iloc[self.rows][self.attributes].reset_index(drop=True)
-
-
-@dataclass
-class RiskOutcome:
-    """A measure's result in the shape every report shares (see the module docstring)."""
-
-    reidentification_rate: float | None
-    certain_rate: float | None
-    record_risk: np.ndarray
-    attribute_contribution: dict[str, float]
-    contribution_kind: str
-    figures: dict[str, Any] = field(default_factory=dict)
-    detail: dict[str, Any] = field(default_factory=dict)
-
-
-def from_linkage(res: LinkageResult) -> RiskOutcome:
-    """The common shape of a record-linkage result (all linkage attacks return one)."""
-    figures = {
-        "anonymity_set_rate": res.anonymity_set_rate,
-        "mean_anonymity_set_size": res.mean_anonymity_set_size,
-        **res.figures,
-    }
-    return RiskOutcome(
-        reidentification_rate=res.reidentification_rate,
-        certain_rate=res.certain_rate,
-        record_risk=np.asarray(res.record_risk, dtype=np.float64),
-        attribute_contribution=dict(res.attribute_contribution),
-        contribution_kind=res.attribute_contribution_kind,
-        figures=figures,
-        detail=res.model_dump(mode="json"),
-    )
 
 
 class RiskMeasure:
@@ -127,6 +70,10 @@ class RiskMeasure:
                     f"attack {cls.name} has no parameter {key!r}; its parameters: "
                     f"{', '.join(accepted) or 'none'}"
                 )
+            where = f"attack {cls.name} parameter {key}"
+            check_integers(params[key], where)
+            if isinstance(sig.parameters[key].default, bool):  # spelled true/false, not 'maybe'
+                params[key] = as_bool(params[key], where)
 
     @classmethod
     def assess(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:

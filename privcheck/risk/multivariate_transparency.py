@@ -293,6 +293,11 @@ def replay_labels(
     return out
 
 
+def _integral(values: np.ndarray) -> np.ndarray:
+    """Which columns hold only whole numbers."""
+    return np.all(values == np.round(values), axis=0)
+
+
 def _match_centroids(released: np.ndarray, replayed: np.ndarray) -> np.ndarray:
     """Index of the released centroid each replayed centroid equals (−1: none within rounding).
 
@@ -416,6 +421,10 @@ def microaggregation_replay(
         lab = np.asarray(lab).reshape(-1)
         _, head, inv = np.unique(lab, return_index=True, return_inverse=True)
         centres = aggregate_groups(o[:, cols], lab, aggregate)[head]
+        # an integer column is released as its group means rounded half to even (published with
+        # the method), so the intruder rounds the replayed means the same way
+        whole = _integral(o[:, cols]) & _integral(b[:, cols])
+        centres[:, whole] = np.rint(centres[:, whole])
         matched = _match_centroids(b[np.ix_(first, cols)], centres)
         keys_o[:, g] = matched[inv.reshape(-1)]
         keys_b[:, g] = released_lab

@@ -82,3 +82,12 @@ def test_check_k():
 def test_standardize_population_sd_and_constant_columns():
     x = np.array([[1.0, 5.0], [3.0, 5.0]])
     assert np.array_equal(standardize(x), [[-1.0, 0.0], [1.0, 0.0]])
+
+
+def test_integers_beyond_2_53_are_held_relative_to_an_even_offset():
+    frame = pd.DataFrame({"a": np.array([2**60, 2**60 + 2, 2**60 + 5], dtype=np.int64)})
+    table = numeric_table(frame)
+    assert table.offsets == [2**60 + 2] and table.values[:, 0].tolist() == [-2.0, 0.0, 3.0]
+    out = table.rebuild(table.values * 2)  # rebuild adds the offset back
+    assert out["a"].tolist() == [float(2**60 - 2), float(2**60 + 2), float(2**60 + 8)]
+    assert numeric_table(pd.DataFrame({"a": [1, 2, 3]})).offsets == [0]  # exact floats: none

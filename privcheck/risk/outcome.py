@@ -1,0 +1,74 @@
+"""What an attack sees and what it returns, in the shape every risk report shares.
+
+Apart from ``privcheck.risk.measures`` (which imports every measure's module) so that an
+anonymizer replaying one attack — MDAV's exposure replay — loads only that attack's module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from privcheck.risk.results import LinkageResult
+
+
+@dataclass
+class AttackInputs:
+    """What an attack sees: both files (aligned by position) and the intruder's knowledge.
+
+    ``rows`` are the original records the intruder holds (their masked counterparts are the same
+    rows of the release); ``attributes`` the characteristics it knows of them. ``scored_sample``
+    says that the intruder holds every record and ``rows`` are only the sample whose
+    re-identification is scored (an estimate of the whole-file figure; see
+    `privcheck.anonymizers.exposure`).
+    """
+
+    original: pd.DataFrame
+    masked: pd.DataFrame
+    attributes: list[str]
+    rows: np.ndarray
+    seed: int
+    scored_sample: bool = False
+
+    @property
+    def all_rows(self) -> bool:
+        return len(self.rows) == len(self.original)
+
+    def intruder(self) -> pd.DataFrame:
+        return self.original.iloc[self.rows][self.attributes].reset_index(drop=True)
+
+
+@dataclass
+class RiskOutcome:
+    """A measure's result in the shape every report shares (see the module docstring)."""
+
+    reidentification_rate: float | None
+    certain_rate: float | None
+    record_risk: np.ndarray
+    attribute_contribution: dict[str, float]
+    contribution_kind: str
+    figures: dict[str, Any] = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+def from_linkage(res: LinkageResult) -> RiskOutcome:
+    """The common shape of a record-linkage result (all linkage attacks return one)."""
+    figures = {
+        "anonymity_set_rate": res.anonymity_set_rate,
+        "mean_anonymity_set_size": res.mean_anonymity_set_size,
+        **res.figures,
+    }
+    return RiskOutcome(
+        reidentification_rate=res.reidentification_rate,
+        certain_rate=res.certain_rate,
+        record_risk=np.asarray(res.record_risk, dtype=np.float64),
+        attribute_contribution=dict(res.attribute_contribution),
+        contribution_kind=res.attribute_contribution_kind,
+        figures=figures,
+        detail=res.model_dump(mode="json"),
+    )
