@@ -39,7 +39,6 @@ from privcheck.policy import (
     TableHierarchy,
     load_policy,
 )
-from privcheck.topcoding import apply_coding
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -402,6 +401,8 @@ def numeric_values(ground: np.ndarray) -> np.ndarray | None:
     values = np.asarray(ground, dtype=object)
     if len(values) == 0 or any(g == MISSING_LABEL for g in values):
         return None
+    import pandas as pd  # (a released value outside the hierarchy: ranges only)
+
     number = pd.to_numeric(pd.Series(values, dtype=object), errors="coerce")
     if number.isna().any():
         return None
@@ -572,6 +573,8 @@ def encode(
             f"(columns: {have}); fix the policy or the data"
         )
     qi_encoder = _as_released if as_released else encode_column
+    if not as_released:
+        from privcheck.topcoding import apply_coding  # (pandas: the anonymizers' path only)
     qis = [
         qi_encoder(
             column(n) if as_released else apply_coding(column(n), n, policy.attributes[n]),
