@@ -96,9 +96,12 @@ def classification_utility(
     y_orig = original_target.astype(str).to_numpy()
     y_rel = released_target.astype(str).to_numpy()
     grounds, items = rec.grounds, rec.items
-    # original model: one indicator per original value
-    g_widths = [len(c.freq) for c in rec.columns]
-    x_orig = _one_hot(grounds, g_widths)
+    # original model: one indicator per value present in the original
+    present = [np.cumsum(c.freq > 0) - 1 for c in rec.columns]
+    x_orig = _one_hot(
+        np.stack([p[grounds[:, j]] for j, p in enumerate(present)], axis=1),
+        [int(p[-1]) + 1 for p in present],
+    )
     m_orig = _model(seed).fit(x_orig[train], y_orig[train])
     acc_orig = float(np.mean(m_orig.predict(x_orig[test]) == y_orig[test]))
     # release model: one indicator per released item; held-out originals in the release's terms

@@ -175,17 +175,25 @@ def resolve_column(col: EncodedColumn, released: np.ndarray) -> ColumnRecoding:
     if len(rng):
         span = hi[ir[rng]] - lo[ir[rng]]
         cost[rng] = np.minimum(1.0, span / width) if width > 0 else 0.0
+    # canonical item order: by the first original value covered, then narrower first, then
+    # label — an unchanged column's items are then its values in ground order (so the
+    # classification features of an identity release are the original's, column for column)
+    covered = cover & (freq > 0)[None, :]
+    first_value = np.where(covered.any(axis=1), covered.argmax(axis=1), n_ground)
+    order = np.lexsort((rel_uniq[ir], covered.sum(axis=1), first_value))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
     return ColumnRecoding(
         name=col.name,
         ground=g,
         freq=freq,
         numbers=numbers,
-        item=item_of_pair[pair_of_row],
-        kind=ikind,
-        level=ilevel,
-        label=rel_uniq[ir],
-        cover=cover,
-        prec_cost=cost,
+        item=rank[item_of_pair[pair_of_row]],
+        kind=ikind[order],
+        level=ilevel[order],
+        label=rel_uniq[ir][order],
+        cover=cover[order],
+        prec_cost=cost[order],
     )
 
 
