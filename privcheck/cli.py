@@ -423,14 +423,14 @@ def compare(
     test_share: Annotated[
         float | None,
         typer.Option(
-            "--test-share", min=0.0, max=1.0, help="Held-out share of the original (default 0.3)"
+            "--test-share", help="Held-out share of the original, in (0, 1) (default 0.3)"
         ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", min=0, help="Seed of the split and the model (0)")
+        int | None, typer.Option("--seed", help="Seed of the split and the model (default 0)")
     ] = None,
     fmt: Annotated[
-        CompareFormat | None,
+        str | None,
         typer.Option(
             "--format", "-f", help="text or json (default: --output's extension, else text)"
         ),
@@ -450,11 +450,13 @@ def compare(
     from privcheck.utility.table import render_json, render_table
 
     guard({"--output": output}, [original, *releases], policy)
-    chosen = output_format(output, fmt.value if fmt is not None else None)
+    chosen = output_format(output, fmt)
     if chosen not in {f.value for f in CompareFormat}:
         raise PolicyError(f"privcheck compare writes text or json, not {chosen}")
     if test_share is not None and not 0.0 < test_share < 1.0:
         raise PolicyError(f"--test-share must lie strictly between 0 and 1; got {test_share}")
+    if seed is not None and seed < 0:
+        raise PolicyError(f"--seed must be 0 or more; got {seed}")
     pol = load_policy(policy)
     data = read_table(original)
     rows = []
