@@ -36,7 +36,7 @@ from privcheck.utility.recoding import Recoding
 N_TREES = 50
 MIN_LEAF = 2
 #: largest one-hot matrix built dense (float32 cells); larger ones are sparse
-DENSE_CELLS = 50_000_000
+DENSE_CELLS = 20_000_000
 
 
 @dataclass(frozen=True)
