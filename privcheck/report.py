@@ -471,6 +471,13 @@ class AnonymizationReport(BaseModel):
     guarantee: str | None = Field(
         None, description="Masking methods: what the method itself guarantees of the release"
     )
+    utility: dict[str, float] | None = Field(
+        None,
+        description="The release's utility measured against the input, cell by cell (Prec, "
+        "non-uniform entropy, discernibility, AECS, KL divergence, changed/suppressed cells, "
+        "classification accuracy; docs/utility.md): present when the policy has a 'utility' "
+        "section",
+    )
     notes: list[str] = Field(
         default_factory=list, description="What a reader of the release must know (masking)"
     )

@@ -18,7 +18,13 @@ from privcheck.utility.recoding import Recoding
 
 def released_classes(rec: Recoding) -> tuple[np.ndarray, np.ndarray, int]:
     """(class of every row, size of every class of kept rows, suppressed rows); suppressed rows
-    get class -1."""
+    get class -1. Computed once per recoding (three measures read it)."""
+    if "classes" not in rec.cache:
+        rec.cache["classes"] = _released_classes(rec)
+    return rec.cache["classes"]
+
+
+def _released_classes(rec: Recoding) -> tuple[np.ndarray, np.ndarray, int]:
     suppressed = rec.all_suppressed()
     items = rec.items
     cls = np.full(rec.n_records, -1, dtype=np.int64)

@@ -26,7 +26,7 @@ pairs of a column, not on rows.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -204,6 +204,8 @@ class Recoding:
 
     columns: list[ColumnRecoding]
     n_records: int
+    #: memo of computations several measures share (the released classes)
+    cache: dict = field(default_factory=dict, repr=False)
 
     @property
     def items(self) -> np.ndarray:
