@@ -546,6 +546,16 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
             f"{k}={_fmt(v) if v is not None else 'n/a'}" for k, v in report.information_loss.items()
         )
         console.print(f"information loss: {loss}")
+    if report.utility is not None:
+        shown = ("prec", "non_uniform_entropy", "kl_divergence", "changed_share")
+        util = ", ".join(f"{k}={_fmt(report.utility[k])}" for k in shown if k in report.utility)
+        if "accuracy_loss_points" in report.utility:
+            util += (
+                f", accuracy {_fmt(report.utility['accuracy_release'])} vs "
+                f"{_fmt(report.utility['accuracy_original'])} on the original "
+                f"(loss {report.utility['accuracy_loss_points']:.2f} points)"
+            )
+        console.print(f"utility (docs/utility.md): {util}")
     if report.guarantee:
         console.print(f"guarantee: {report.guarantee}")
     verdict = "passes" if report.check.passed else "FAILS"

@@ -35,3 +35,13 @@ def test_no_utility_section_no_utility(adult_frame) -> None:
     frame = adult_frame.iloc[:500].reset_index(drop=True)
     _, report = anonymizer_registry()["mingen"]().anonymize(frame, adult_policy())
     assert report.utility is None
+
+
+def test_the_text_report_prints_the_utility(adult_frame) -> None:
+    from privcheck.report import render_anonymization_text
+
+    frame = adult_frame.iloc[:1000].reset_index(drop=True)
+    pol = adult_policy(utility={"target": "salary-class"})
+    _, report = anonymizer_registry()["mingen"]().anonymize(frame, pol, seed=0)
+    line = next(x for x in render_anonymization_text(report).splitlines() if "utility" in x)
+    assert "prec=" in line and "kl_divergence=" in line and "loss" in line
