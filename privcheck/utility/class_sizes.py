@@ -26,14 +26,17 @@ def released_classes(rec: Recoding) -> tuple[np.ndarray, np.ndarray, int]:
 
 def _released_classes(rec: Recoding) -> tuple[np.ndarray, np.ndarray, int]:
     suppressed = rec.all_suppressed()
-    items = rec.items
     cls = np.full(rec.n_records, -1, dtype=np.int64)
     if rec.n_records == 0:
         return cls, np.zeros(0, dtype=np.int64), 0
+    _, _, tuple_of_row = rec.distinct("items")
     kept = ~suppressed
-    _, inv = np.unique(items[kept], axis=0, return_inverse=True)
-    cls[kept] = inv.reshape(-1)
-    sizes = np.bincount(inv.reshape(-1)) if kept.any() else np.zeros(0, dtype=np.int64)
+    # the all-'*' tuple (if any) drops out: renumber the tuples kept rows use
+    used = np.zeros(int(tuple_of_row.max()) + 1, dtype=bool)
+    used[tuple_of_row[kept]] = True
+    renumber = np.cumsum(used) - 1
+    cls[kept] = renumber[tuple_of_row[kept]]
+    sizes = np.bincount(cls[kept], minlength=int(used.sum()))
     return cls, sizes, int(suppressed.sum())
 
 

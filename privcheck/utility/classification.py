@@ -112,8 +112,11 @@ def classification_utility(
     # release model: one indicator per released item; held-out originals in the release's terms
     i_widths = [c.n_items for c in rec.columns]
     m_rel = _model(seed).fit(_one_hot(items[train], i_widths), y_rel[train])
-    pts, inv = np.unique(grounds[test], axis=0, return_inverse=True)
-    mapped, _ = containing_boxes(rec, pts)
-    x_test = _one_hot(mapped[inv.reshape(-1)], i_widths)
+    # the held-out records' distinct original tuples, each mapped once
+    points, _, point_of_row = rec.distinct("grounds")
+    mapped, _ = containing_boxes(rec, points[np.unique(point_of_row[test])])
+    slot = np.zeros(len(points), dtype=np.int64)
+    slot[np.unique(point_of_row[test])] = np.arange(len(mapped))
+    x_test = _one_hot(mapped[slot[point_of_row[test]]], i_widths)
     acc_rel = float(np.mean(m_rel.predict(x_test) == y_orig[test]))
     return ClassificationResult(acc_orig, acc_rel)

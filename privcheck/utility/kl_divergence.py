@@ -26,15 +26,6 @@ from privcheck.utility.recoding import Recoding
 _BLOCK_CELLS = 4_000_000  # boxes × points tested densely on the first column per block
 
 
-def _distinct(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(distinct rows, count of each, index of every input row's distinct row)."""
-    if rows.shape[1] == 0:
-        inv = np.zeros(len(rows), dtype=np.int64)
-        return rows[:1], np.array([len(rows)]), inv
-    uniq, inv, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
-    return uniq, counts, inv.reshape(-1)
-
-
 def containing_pairs(rec: Recoding, boxes: np.ndarray, points: np.ndarray):
     """Yield (box ids, point ids) blocks of every (box, point) with the point inside the box.
 
@@ -62,8 +53,8 @@ def kl_divergence(rec: Recoding) -> float:
     n = rec.n_records
     if n == 0 or not rec.columns:
         return 0.0
-    boxes, box_w, _ = _distinct(rec.items)
-    points, p1_counts, _ = _distinct(rec.grounds)
+    boxes, box_w, _ = rec.distinct("items")
+    points, p1_counts, _ = rec.distinct("grounds")
     size = np.ones(len(boxes))
     for j, c in enumerate(rec.columns):
         size *= c.cover_count[boxes[:, j]]
@@ -79,7 +70,7 @@ def containing_boxes(rec: Recoding, points: np.ndarray) -> tuple[np.ndarray, np.
     """For each row of ``points`` (ground codes): the released tuple (row of item ids) of the
     largest released class containing it (ties: the first in sorted order), and the distinct
     released tuples. Every original point of the table lies in its own row's box."""
-    boxes, box_w, _ = _distinct(rec.items)
+    boxes, box_w, _ = rec.distinct("items")
     best_w = np.full(len(points), -1, dtype=np.int64)
     best = np.zeros(len(points), dtype=np.int64)
     for bi, pi in containing_pairs(rec, boxes, points):

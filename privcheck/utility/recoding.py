@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from privcheck.classes import first_rows, group
 from privcheck.encoding import EncodedColumn, string_labels
 from privcheck.errors import DataError
 from privcheck.hierarchy import TOP
@@ -116,7 +117,11 @@ def resolve_column(col: EncodedColumn, released: np.ndarray) -> ColumnRecoding:
         )
     freq = np.bincount(g, minlength=n_ground)
     numbers = pd.to_numeric(pd.Series(ground_str), errors="coerce").to_numpy(dtype=float)
-    rel_codes, rel_uniq = pd.factorize(pd.Series(string_labels(released)).astype(str))
+    # factorize the raw values, then spell only the distinct ones (39 and "39" are one value)
+    raw_codes, raw_uniq = pd.factorize(pd.Series(released, dtype=object), use_na_sentinel=False)
+    spelled = pd.Series(string_labels(np.asarray(raw_uniq, dtype=object))).astype(str)
+    uniq_codes, rel_uniq = pd.factorize(spelled)
+    rel_codes = uniq_codes[raw_codes]
     rel_uniq = np.asarray(rel_uniq, dtype=object).astype(str)
     # distinct (ground, released) pairs: every rule below runs on these
     pair_key = g * len(rel_uniq) + rel_codes
@@ -220,6 +225,26 @@ class Recoding:
         if not self.columns:
             return np.zeros((self.n_records, 0), dtype=np.int64)
         return np.stack([c.ground for c in self.columns], axis=1)
+
+    def distinct(self, which: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(distinct rows, count of each, distinct row of every row) of the released item
+        tuples (``"items"``) or the original's ground tuples (``"grounds"``), in lexicographic
+        order — the project's group-by over combined integer keys, memoised."""
+        key = f"distinct:{which}"
+        if key not in self.cache:
+            matrix = self.items if which == "items" else self.grounds
+            cards = [c.n_items if which == "items" else len(c.freq) for c in self.columns]
+            if matrix.shape[1] == 0 or len(matrix) == 0:
+                inv = np.zeros(len(matrix), dtype=np.int64)
+                self.cache[key] = (matrix[:1], np.array([len(matrix)])[: len(matrix[:1])], inv)
+            else:
+                inv, n_groups = group([matrix[:, j] for j in range(matrix.shape[1])], cards)
+                self.cache[key] = (
+                    matrix[first_rows(inv, n_groups)],
+                    np.bincount(inv, minlength=n_groups),
+                    inv,
+                )
+        return self.cache[key]
 
     def all_suppressed(self) -> np.ndarray:
         """Rows whose every quasi-identifier reads ``*`` (a suppressed record written as stars,

@@ -86,3 +86,19 @@ def test_cell_recoding_releases_are_read(algorithm: str, params: dict) -> None:
     assert 0.0 < row["prec"] <= 1.0 and row["kl_divergence"] >= 0.0
     assert row["classes"] >= base["classes"]
     assert row["non_uniform_entropy"] <= base["non_uniform_entropy"]
+
+
+def test_typed_release_values_are_spelled_as_the_data() -> None:
+    """A release built in memory keeps numbers as numbers next to '*' (39, 39.0 and '39' are
+    one value)."""
+    pol = parse_policy(
+        {
+            "attributes": {"age": {"role": "quasi_identifier"}},
+            "models": [{"model": "k-anonymity", "k": 1}],
+        }
+    )
+    frame = pd.DataFrame({"age": ["39", "39", "40", "41"]})
+    release = pd.DataFrame({"age": np.array([39, 39.0, "40", "*"], dtype=object)})
+    col = recoding(frame, release, pol).columns[0]
+    assert list(col.kind[col.item]) == [UNCHANGED, UNCHANGED, UNCHANGED, SUPPRESSED]
+    assert col.n_items == 3
