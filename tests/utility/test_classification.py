@@ -93,3 +93,13 @@ def test_a_point_in_several_boxes_goes_to_the_largest() -> None:
     mapped, _ = containing_boxes(rec, points)
     labels = [rec.columns[0].label[m[0]] for m in mapped]
     assert labels == ["*", "*"]  # '*' box holds 3 records, the 1301 box 2
+
+
+def test_the_split_caps_large_tables() -> None:
+    from privcheck.utility import classification
+
+    train, test = split(200_000, 0.3, 0)
+    assert len(test) == classification.MAX_TEST and len(train) == classification.MAX_TRAIN
+    assert not set(train) & set(test)
+    train, test = split(1000, 0.3, 0)
+    assert len(test) == 300 and len(train) == 700
