@@ -153,7 +153,7 @@ def resolve_column(col: EncodedColumn, released: np.ndarray) -> ColumnRecoding:
             "original's order (anonymize with --keep-order and suppressed_records: star)"
         )
     # items: (released string, level) for hierarchy values; the string alone otherwise
-    item_key = np.where(kind <= GENERALIZED, pr * (levels.height + 2) + level, pr * 0 - 1 - pr)
+    item_key = np.where(kind <= GENERALIZED, pr * (levels.height + 2) + level, -1 - pr)
     items, item_of_pair = np.unique(item_key, return_inverse=True)
     first = np.zeros(len(items), dtype=np.int64)
     first[item_of_pair[::-1]] = np.arange(n_pairs)[::-1]
