@@ -277,6 +277,21 @@ class PopulationSize(_Strict):
     size: int = Field(..., ge=1, description="Number of people in the population (N)")
 
 
+class UtilityOptions(_Strict):
+    """How ``privcheck compare`` (and the anonymization report) measure a release's utility."""
+
+    target: str | None = Field(
+        None,
+        description="Column a classifier predicts for the classification utility (e.g. "
+        "salary-class): a sensitive or insensitive attribute of the policy; without it the "
+        "classification measures are left out",
+    )
+    test_share: float = Field(
+        0.3, gt=0.0, lt=1.0, description="Share of the original's rows held out for evaluation"
+    )
+    seed: int = Field(0, ge=0, description="Seed of the split and of the model")
+
+
 # --------------------------------------------------------------------------- policy
 
 
@@ -329,6 +344,10 @@ class Policy(_Strict):
         "re-identify before the anonymization report warns (0.05: the prosecutor risk of "
         "20-anonymity)",
     )
+    utility: UtilityOptions | None = Field(
+        None,
+        description="Utility measurement options (classification target, held-out share, seed)",
+    )
 
     #: Directory relative hierarchy paths are resolved against (set when loaded from a file).
     _base_dir: Path | None = PrivateAttr(None)
@@ -369,6 +388,15 @@ class Policy(_Strict):
                     f"attribute {name!r}: bottom_coding threshold "
                     f"{attr.bottom_coding.threshold:g} is above the top_coding threshold "
                     f"{attr.top_coding.threshold:g}; use bottom <= top"
+                )
+        target = self.utility.target if self.utility is not None else None
+        if target is not None:
+            attr = self.attributes.get(target)
+            if attr is None or attr.role not in (Role.sensitive, Role.insensitive):
+                raise ValueError(
+                    f"utility.target {target!r} must be a sensitive or insensitive attribute of "
+                    "the policy (a release generalizes quasi-identifiers and drops identifiers "
+                    "and unlisted columns)"
                 )
         return self
 

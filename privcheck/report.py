@@ -486,6 +486,13 @@ class AnonymizationReport(BaseModel):
     guarantee: str | None = Field(
         None, description="Masking methods: what the method itself guarantees of the release"
     )
+    utility: dict[str, float] | None = Field(
+        None,
+        description="The release's utility measured against the input, cell by cell (Prec, "
+        "non-uniform entropy, discernibility, AECS, KL divergence, changed/suppressed cells, "
+        "classification accuracy; docs/utility.md): present when the policy has a 'utility' "
+        "section",
+    )
     notes: list[str] = Field(
         default_factory=list, description="What a reader of the release must know (masking)"
     )
@@ -564,6 +571,16 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
             f"{k}={_fmt(v) if v is not None else 'n/a'}" for k, v in report.information_loss.items()
         )
         console.print(f"information loss: {loss}")
+    if report.utility is not None:
+        shown = ("prec", "non_uniform_entropy", "kl_divergence", "changed_share")
+        util = ", ".join(f"{k}={_fmt(report.utility[k])}" for k in shown if k in report.utility)
+        if "accuracy_loss_points" in report.utility:
+            util += (
+                f", accuracy {_fmt(report.utility['accuracy_release'])} vs "
+                f"{_fmt(report.utility['accuracy_original'])} on the original "
+                f"(loss {report.utility['accuracy_loss_points']:.2f} points)"
+            )
+        console.print(f"utility (docs/utility.md): {util}")
     if report.guarantee:
         console.print(f"guarantee: {report.guarantee}")
     verdict = "passes" if report.check.passed else "FAILS"

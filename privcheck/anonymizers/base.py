@@ -212,6 +212,10 @@ class GeneralizationAnonymizer(Anonymizer):
             seed_given=seed is not None,
             keep_order=keep_order,
         )
+        if policy.utility is not None:
+            from privcheck.utility.report import node_release_utility
+
+            report.utility = node_release_utility(data, encoded, choice.node, kept_records, policy)
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
 

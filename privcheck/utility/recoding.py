@@ -1,0 +1,255 @@
+"""How each released quasi-identifier cell relates to the original cell it replaces.
+
+Every utility measure of ``privcheck compare`` works on ANY release of a table — a full-domain
+generalization, cells blanked by local suppression, Mondrian's ranges and hierarchy ancestors —
+so none of them may assume a lattice node. Instead each released cell is resolved against the
+original cell of the same row (the rows must be aligned: same count, same order, as
+``--keep-order`` with ``suppressed_records: star`` writes them) into a *released item*: the set of
+original ground values it stands for (its cover). For a cell reading ``r`` whose original is
+``o``, the first rule that applies wins:
+
+1. ``r`` spells ``o`` → unchanged (level 0; its cover is ``{o}``).
+2. ``r`` is the label of ``o``'s ancestor at some level ``l ≥ 1`` of the attribute's hierarchy
+   (the lowest such level) → a generalized value; cover = the ground values under that node.
+3. ``r`` is the suppression marker ``*`` → suppressed; cover = the whole domain.
+4. ``r`` is a numeric range that contains ``o`` → a range; cover = the ground values inside.
+   Accepted spellings: ``lo-hi`` (both ends included, as the intervals hierarchy writes them),
+   ``[lo, hi]``, ``[lo, hi)``, ``(lo, hi]``, ``(lo, hi)``.
+5. anything else → an input error naming the row and column: the release does not contain its
+   original, which almost always means its rows are not in the original's order.
+
+An item is identified by (released string, level), so the same label meaning different nodes at
+different levels stays apart. All of this runs on the distinct (original value, released string)
+pairs of a column, not on rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from privcheck.classes import first_rows, group
+from privcheck.encoding import EncodedColumn, string_labels
+from privcheck.errors import DataError
+from privcheck.hierarchy import TOP
+
+#: the kind of a released item
+UNCHANGED, GENERALIZED, SUPPRESSED, RANGE = 0, 1, 2, 3
+
+_NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_DASH = re.compile(rf"^\s*({_NUM})\s*-\s*({_NUM})\s*$")
+_BRACKET = re.compile(rf"^\s*([\[(])\s*({_NUM})\s*[,;]\s*({_NUM})\s*([\])])\s*$")
+
+
+@dataclass(eq=False)
+class ColumnRecoding:
+    """One quasi-identifier of a release resolved against the original.
+
+    ``item[i]`` is the released item of row ``i``; per item: ``kind``, ``level`` (hierarchy level,
+    -1 for ranges and ``*``), ``label`` (the released string), ``cover`` (items × ground values,
+    True where the item contains the value) and ``prec_cost`` (level/height, range width/domain
+    width, 1 for ``*``). ``ground`` are the original's ground codes per row, ``freq`` the
+    original's count of every ground value, ``numbers`` the ground values as numbers (NaN when
+    not numeric).
+    """
+
+    name: str
+    ground: np.ndarray
+    freq: np.ndarray
+    numbers: np.ndarray
+    item: np.ndarray
+    kind: np.ndarray
+    level: np.ndarray
+    label: np.ndarray
+    cover: np.ndarray
+    prec_cost: np.ndarray
+
+    @property
+    def n_items(self) -> int:
+        return len(self.kind)
+
+    @property
+    def cover_count(self) -> np.ndarray:
+        """How many ground values present in the original each item covers."""
+        return self.cover.astype(np.int64) @ (self.freq > 0).astype(np.int64)
+
+
+def parse_ranges(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(lo, hi, lo_closed, hi_closed) of each label read as a numeric range; NaN bounds where a
+    label is not a range. Vectorised over the (distinct) labels with pandas' regex extraction."""
+    s = pd.Series(np.asarray(labels, dtype=object)).astype(str)
+    dash = s.str.extract(_DASH)
+    brk = s.str.extract(_BRACKET)
+    lo = np.array(pd.to_numeric(dash[0], errors="coerce"), dtype=float)
+    hi = np.array(pd.to_numeric(dash[1], errors="coerce"), dtype=float)
+    lo_closed = np.ones(len(s), dtype=bool)
+    hi_closed = np.ones(len(s), dtype=bool)
+    use = np.isnan(lo) & brk[1].notna().to_numpy()
+    lo[use] = pd.to_numeric(brk[1][use], errors="coerce").to_numpy(dtype=float)
+    hi[use] = pd.to_numeric(brk[2][use], errors="coerce").to_numpy(dtype=float)
+    lo_closed[use] = (brk[0][use] == "[").to_numpy()
+    hi_closed[use] = (brk[3][use] == "]").to_numpy()
+    bad = lo > hi
+    lo[bad] = hi[bad] = np.nan
+    return lo, hi, lo_closed, hi_closed
+
+
+def _in_range(x: np.ndarray, lo, hi, lo_closed, hi_closed) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        above = np.where(lo_closed, x >= lo, x > lo)
+        below = np.where(hi_closed, x <= hi, x < hi)
+    return above & below & ~np.isnan(x)
+
+
+def resolve_column(col: EncodedColumn, released: np.ndarray) -> ColumnRecoding:
+    """Resolve one column's released strings (one per row, aligned with ``col.codes``)."""
+    levels = col.levels
+    ground_str = string_labels(levels.ground).astype(str)
+    n_ground = len(ground_str)
+    g = np.asarray(col.codes, dtype=np.int64)
+    if (g < 0).any():
+        raise DataError(
+            f"column {col.name!r} of the original has missing values; compare needs a value in "
+            "every quasi-identifier cell (or the policy's missing: own_class)"
+        )
+    freq = np.bincount(g, minlength=n_ground)
+    numbers = pd.to_numeric(pd.Series(ground_str), errors="coerce").to_numpy(dtype=float)
+    # factorize the raw values, then spell only the distinct ones (39 and "39" are one value)
+    raw_codes, raw_uniq = pd.factorize(pd.Series(released, dtype=object), use_na_sentinel=False)
+    spelled = pd.Series(string_labels(np.asarray(raw_uniq, dtype=object))).astype(str)
+    uniq_codes, rel_uniq = pd.factorize(spelled)
+    rel_codes = uniq_codes[raw_codes]
+    rel_uniq = np.asarray(rel_uniq, dtype=object).astype(str)
+    # distinct (ground, released) pairs: every rule below runs on these
+    pair_key = g * len(rel_uniq) + rel_codes
+    pairs, pair_of_row = np.unique(pair_key, return_inverse=True)
+    pg, pr = pairs // len(rel_uniq), pairs % len(rel_uniq)
+    plab = rel_uniq[pr]
+    n_pairs = len(pairs)
+    kind = np.full(n_pairs, -1, dtype=np.int64)
+    level = np.full(n_pairs, -1, dtype=np.int64)
+    node = np.full(n_pairs, -1, dtype=np.int64)
+    for lv in range(levels.height + 1):
+        lab = string_labels(levels.labels[lv]).astype(str)
+        hit = (kind < 0) & (lab[levels.maps[lv][pg]] == plab)
+        kind[hit] = UNCHANGED if lv == 0 else GENERALIZED
+        level[hit] = lv
+        node[hit] = levels.maps[lv][pg[hit]]
+    star = (kind < 0) & (plab == TOP)
+    kind[star] = SUPPRESSED
+    lo, hi, loc, hic = parse_ranges(rel_uniq)
+    todo = kind < 0
+    inside = _in_range(numbers[pg], lo[pr], hi[pr], loc[pr], hic[pr])
+    kind[todo & inside] = RANGE
+    if (kind < 0).any():
+        bad = np.flatnonzero(kind < 0)[0]
+        row = int(np.flatnonzero(pair_of_row == bad)[0])
+        raise DataError(
+            f"row {row + 1}, column {col.name!r}: the released {plab[bad]!r} does not contain the "
+            f"original {ground_str[pg[bad]]!r}; compare needs the release's rows in the "
+            "original's order (anonymize with --keep-order and suppressed_records: star)"
+        )
+    # items: (released string, level) for hierarchy values; the string alone otherwise
+    item_key = np.where(kind <= GENERALIZED, pr * (levels.height + 2) + level, -1 - pr)
+    items, item_of_pair = np.unique(item_key, return_inverse=True)
+    first = np.zeros(len(items), dtype=np.int64)
+    first[item_of_pair[::-1]] = np.arange(n_pairs)[::-1]
+    ikind, ilevel, inode, ir = kind[first], level[first], node[first], pr[first]
+    cover = np.zeros((len(items), n_ground), dtype=bool)
+    for lv in np.unique(ilevel[ikind <= GENERALIZED]):
+        at = np.flatnonzero((ikind <= GENERALIZED) & (ilevel == lv))
+        cover[at] = levels.maps[lv][None, :] == inode[at, None]
+    cover[ikind == SUPPRESSED] = True
+    rng = np.flatnonzero(ikind == RANGE)
+    cover[rng] = _in_range(
+        numbers[None, :],
+        lo[ir[rng], None],
+        hi[ir[rng], None],
+        loc[ir[rng], None],
+        hic[ir[rng], None],
+    )
+    cost = np.zeros(len(items))
+    if levels.height > 0:
+        cost = np.where(ikind <= GENERALIZED, ilevel / levels.height, cost)
+    cost[ikind == SUPPRESSED] = 1.0
+    present = numbers[freq > 0]
+    width = float(np.nanmax(present) - np.nanmin(present)) if np.isfinite(present).any() else 0.0
+    if len(rng):
+        span = hi[ir[rng]] - lo[ir[rng]]
+        cost[rng] = np.minimum(1.0, span / width) if width > 0 else 0.0
+    # canonical item order: by the first original value covered, then narrower first, then
+    # label — an unchanged column's items are then its values in ground order (so the
+    # classification features of an identity release are the original's, column for column)
+    covered = cover & (freq > 0)[None, :]
+    first_value = np.where(covered.any(axis=1), covered.argmax(axis=1), n_ground)
+    order = np.lexsort((rel_uniq[ir], covered.sum(axis=1), first_value))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return ColumnRecoding(
+        name=col.name,
+        ground=g,
+        freq=freq,
+        numbers=numbers,
+        item=rank[item_of_pair[pair_of_row]],
+        kind=ikind[order],
+        level=ilevel[order],
+        label=rel_uniq[ir][order],
+        cover=cover[order],
+        prec_cost=cost[order],
+    )
+
+
+@dataclass(eq=False)
+class Recoding:
+    """A whole release resolved against the original: one ``ColumnRecoding`` per quasi-identifier
+    (policy order), plus the original rows and the released rows as read."""
+
+    columns: list[ColumnRecoding]
+    n_records: int
+    #: memo of computations several measures share (the released classes)
+    cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def items(self) -> np.ndarray:
+        """Rows × quasi-identifiers matrix of released item ids."""
+        if not self.columns:
+            return np.zeros((self.n_records, 0), dtype=np.int64)
+        return np.stack([c.item for c in self.columns], axis=1)
+
+    @property
+    def grounds(self) -> np.ndarray:
+        """Rows × quasi-identifiers matrix of the original's ground codes."""
+        if not self.columns:
+            return np.zeros((self.n_records, 0), dtype=np.int64)
+        return np.stack([c.ground for c in self.columns], axis=1)
+
+    def distinct(self, which: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(distinct rows, count of each, distinct row of every row) of the released item
+        tuples (``"items"``) or the original's ground tuples (``"grounds"``), in lexicographic
+        order — the project's group-by over combined integer keys, memoised."""
+        key = f"distinct:{which}"
+        if key not in self.cache:
+            matrix = self.items if which == "items" else self.grounds
+            cards = [c.n_items if which == "items" else len(c.freq) for c in self.columns]
+            if matrix.shape[1] == 0 or len(matrix) == 0:
+                inv = np.zeros(len(matrix), dtype=np.int64)
+                self.cache[key] = (matrix[:1], np.array([len(matrix)])[: len(matrix[:1])], inv)
+            else:
+                inv, n_groups = group([matrix[:, j] for j in range(matrix.shape[1])], cards)
+                self.cache[key] = (
+                    matrix[first_rows(inv, n_groups)],
+                    np.bincount(inv, minlength=n_groups),
+                    inv,
+                )
+        return self.cache[key]
+
+    def all_suppressed(self) -> np.ndarray:
+        """Rows whose every quasi-identifier reads ``*`` (a suppressed record written as stars,
+        or generalized to every hierarchy's top ``*``): counted as suppressed records."""
+        out = np.ones(self.n_records, dtype=bool)
+        for c in self.columns:
+            out &= c.label[c.item] == TOP
+        return out & (len(self.columns) > 0)
