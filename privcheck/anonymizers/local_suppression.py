@@ -103,6 +103,11 @@ class LocalSuppression(Anonymizer):
         release = blank(release, encoded, mask)
         suppressed = full_rows if star_mode and mask.shape[1] else ~kept
         changed = changed_cells(data, release, encoded.qi_names)
+        utility = None
+        if policy.utility is not None:  # measured on the release in input order, row by row
+            from privcheck.utility.report import release_utility
+
+            utility = release_utility(data, release, policy)
         if not keep_order:
             rows = np.random.default_rng(seed).permutation(len(release))
             release = release.take(rows).reset_index(drop=True)
@@ -135,6 +140,7 @@ class LocalSuppression(Anonymizer):
             suppressed_cells={"per_attribute": per, "total": int(mask.sum())},
             changed_cells=changed,
             check=check,
+            utility=utility,
         )
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report

@@ -526,6 +526,12 @@ class Mondrian(Anonymizer):
         assert table.record_class is not None
         record_part = part[record_pieces(pieces, record_unit, table.record_class)]
         release = materialise_partitions(data, policy, labels, record_part, keep_order, seed)
+        utility = None
+        if policy.utility is not None:  # measured on the release in input order, row by row
+            from privcheck.utility.report import release_utility
+
+            ordered = materialise_partitions(data, policy, labels, record_part, True, None)
+            utility = release_utility(data, ordered, policy)
         check = recheck_partitions(
             data, encoded, labels, record_part, policy, len(release), relaxed
         )
@@ -566,6 +572,7 @@ class Mondrian(Anonymizer):
             nodes_evaluated=evaluated,
             check=check,
             search_seconds=round(search_seconds, 4),
+            utility=utility,
         )
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
