@@ -280,10 +280,14 @@ def assess(
     """Run ``measure`` on the aligned files and build the ``RiskReport``."""
     params = dict(params or {})
     measure.check_params(params)
-    _check_alignment(original, masked)
-    original, masked, attrs = select_attributes(
-        original, masked, quasi_identifiers, intruder_attributes, measure
-    )
+    if getattr(measure, "aligned", True):
+        _check_alignment(original, masked)
+        original, masked, attrs = select_attributes(
+            original, masked, quasi_identifiers, intruder_attributes, measure
+        )
+    else:  # a synthetic table or a release without the attacked attribute: the attack checks
+        known = intruder_attributes if intruder_attributes is not None else quasi_identifiers
+        attrs = [a for a in known if a in original.columns]
     rows, described = intruder_rows(intruder_records, len(original), seed)
     started = time.perf_counter()
     out = measure.assess(AttackInputs(original, masked, attrs, rows, seed), **dict(params))

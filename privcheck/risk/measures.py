@@ -40,6 +40,10 @@ class RiskMeasure:
     summary: ClassVar[str]
     #: whether every attribute must be numeric (distances, ranks, intervals)
     numeric: ClassVar[bool] = True
+    #: whether the release must be the original's rows masked (same columns and row count);
+    #: False for attacks on releases that are not (a synthetic table, a table without the
+    #: attacked attribute): they get both files as read and check what they need themselves
+    aligned: ClassVar[bool] = True
     #: parameters the CLI supplies itself and a user may not pass with --param
     reserved: ClassVar[tuple[str, ...]] = (
         "intruder",
@@ -409,6 +413,88 @@ class IntervalDisclosure(RiskMeasure):
         )
 
 
+class MembershipInference(RiskMeasure):
+    """Shadow-model membership inference on a released model or synthetic table."""
+
+    name = "membership-inference"
+    summary = (
+        "membership inference against a model or synthetic table (params target, model, "
+        "target_model, n_shadow, n_repeats); needs scikit-learn"
+    )
+    numeric = False
+    aligned = False
+    reserved = (*RiskMeasure.reserved, "release")
+
+    @classmethod
+    def function(cls):
+        from privcheck.risk.membership import membership_inference
+
+        return membership_inference
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        from privcheck.risk.membership import membership_inference
+
+        if "target" not in params:
+            raise PolicyError(
+                "attack membership-inference needs the label the model predicts: "
+                "--param target=COLUMN"
+            )
+        params.setdefault("random_state", inputs.seed)
+        res = membership_inference(inputs.original, inputs.masked, **params)
+        return RiskOutcome(
+            reidentification_rate=None,
+            certain_rate=None,
+            record_risk=np.zeros(0),
+            attribute_contribution={},
+            contribution_kind="",
+            figures=res,
+            detail=res,
+        )
+
+
+class DDMBAR(RiskMeasure):
+    """Torra's model-based disclosure for absent attributes (algorithm 11)."""
+
+    name = "ddmbar"
+    summary = (
+        "agreement of models of an attribute built from the original and from the release "
+        "(params target, model); needs scikit-learn"
+    )
+    numeric = False
+    aligned = False
+    reserved = (*RiskMeasure.reserved, "release")
+
+    @classmethod
+    def function(cls):
+        from privcheck.risk.ddmbar import ddmbar
+
+        return ddmbar
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        from privcheck.risk.ddmbar import ddmbar
+
+        if "target" not in params:
+            raise PolicyError("attack ddmbar needs the attacked attribute: --param target=COLUMN")
+        params.setdefault("random_state", inputs.seed)
+        res = ddmbar(inputs.original, inputs.masked, **params)
+        agree = np.asarray(res["agree"], dtype=np.float64)
+        return RiskOutcome(
+            reidentification_rate=None,
+            certain_rate=None,
+            record_risk=agree,
+            attribute_contribution={},
+            contribution_kind="",
+            figures={
+                "agreement": res["agreement"],
+                "target_in_release": res["target_in_release"],
+                "features": res["features"],
+            },
+            detail={"agreement": res["agreement"], "features": res["features"]},
+        )
+
+
 BUILTIN_MEASURES: list[type[RiskMeasure]] = [
     DBRL,
     Mahalanobis,
@@ -422,6 +508,8 @@ BUILTIN_MEASURES: list[type[RiskMeasure]] = [
     MultivariateMicroaggregationTransparency,
     Uniqueness,
     IntervalDisclosure,
+    MembershipInference,
+    DDMBAR,
 ]
 
 
