@@ -1,0 +1,107 @@
+"""Membership inference: an overfitted model leaks membership, a regularised one does not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from privcheck.errors import PolicyError
+from privcheck.risk.membership import membership_inference
+
+pytest.importorskip("sklearn")
+
+ADULT = Path("/work/shared/data/adult/adult.csv")
+LOCAL = Path(__file__).resolve().parents[1] / "data" / "adult"
+
+
+def _adult() -> pd.DataFrame:
+    path = ADULT if ADULT.exists() else next(LOCAL.glob("*.csv"), None)
+    if path is None:
+        pytest.skip("the Adult data set is not available")
+    full = pd.read_csv(path, sep=";")
+    return full.sample(6000, random_state=0).reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def adult():
+    return _adult()
+
+
+def test_overfitted_tree_leaks_membership(adult):
+    """A fully grown decision tree on 2 000 Adult rows: advantage clearly positive, CI > 0."""
+    res = membership_inference(adult, adult.iloc[:2000], "salary-class", target_model="tree")
+    assert res["advantage"] > 0.15
+    assert res["advantage_ci"][0] > 0.05
+    assert res["auc"] > 0.58 and res["accuracy"] > 0.55
+    # advantage = TPR − FPR on the balanced evaluation set = 2·(accuracy − 0.5)
+    assert res["advantage"] == pytest.approx(2 * (res["accuracy"] - 0.5), abs=1e-9)
+    assert res["loss_threshold"]["advantage"] > 0.1
+    assert res["loss_threshold"]["advantage_ci"][0] > 0
+    again = membership_inference(adult, adult.iloc[:2000], "salary-class", target_model="tree")
+    assert again["advantage_per_repeat"] == res["advantage_per_repeat"]  # seeded
+
+
+def test_regularised_model_does_not(adult):
+    """Strongly regularised logistic regression: the interval contains (or hugs) 0."""
+    res = membership_inference(adult, adult.iloc[:2000], "salary-class", target_model="logistic")
+    low, high = res["advantage_ci"]
+    assert low <= 0.02 and high >= -0.02
+    assert abs(res["advantage"]) < 0.05
+    assert res["auc"] < 0.56
+
+
+def test_fitted_estimator_object(adult):
+    """A user's fitted pipeline (raw DataFrame in) is attacked the same way."""
+    from sklearn.compose import make_column_transformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.tree import DecisionTreeClassifier
+
+    release = adult.iloc[:2000]
+    feats = [c for c in adult.columns if c != "salary-class"]
+    cat = [c for c in feats if c != "age"]
+    model = make_pipeline(
+        make_column_transformer(
+            (OneHotEncoder(handle_unknown="ignore"), cat), remainder="passthrough"
+        ),
+        DecisionTreeClassifier(random_state=0),
+    ).fit(release[feats], release["salary-class"])
+    res = membership_inference(adult, release, "salary-class", model=model, n_repeats=3)
+    assert res["advantage_ci"][0] > 0.05
+
+
+def test_no_predict_proba(adult):
+    from sklearn.svm import LinearSVC
+
+    with pytest.raises(PolicyError, match="predict_proba"):
+        membership_inference(adult, adult.iloc[:500], "salary-class", model=LinearSVC())
+
+
+def test_cli_json_and_bad_model(cli, tmp_path, adult):
+    import joblib
+    from sklearn.svm import LinearSVC
+
+    orig, rel = tmp_path / "orig.csv", tmp_path / "rel.csv"
+    adult.iloc[:3000].to_csv(orig, index=False)
+    adult.iloc[:1000].to_csv(rel, index=False)
+    pol = tmp_path / "p.yaml"
+    pol.write_text(yaml.safe_dump({"attributes": {"age": {"role": "quasi_identifier"}}}))
+    base = ["risk", "--original", orig, "--masked", rel, "--policy", pol]
+    base += ["--attack", "membership-inference", "--param", "target=salary-class"]
+    out = cli(*base, "--param", "target_model=tree", "--param", "n_repeats=3", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    figures = json.loads(out.stdout)["figures"]
+    for key in ("advantage", "advantage_ci", "auc", "accuracy", "loss_threshold"):
+        assert key in figures
+    assert figures["advantage_ci"][0] <= figures["advantage"] <= figures["advantage_ci"][1]
+    svc = tmp_path / "svc.joblib"
+    joblib.dump(LinearSVC().fit([[0.0], [1.0]], [0, 1]), svc)
+    bad = cli(*base, "--param", f"model={svc}", "--format", "json")
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    lines = bad.stderr.strip().splitlines()
+    assert len(lines) == 1 and "predict_proba" in lines[0]
