@@ -12,7 +12,10 @@ Identity disclosure (re-identification by record linkage):
 
 Attribute disclosure: ``rank_interval_disclosure``, ``sd_interval_disclosure``,
 ``average_interval_disclosure``, ``sdcmicro_drisk``, ``categorical_disclosure`` (SADR) and
-``model_disclosure``.
+``model_disclosure`` and ``ddmbar`` (model-based disclosure of an absent attribute).
+
+Releases that are not masked records: ``membership_inference`` (shadow-model membership
+inference against a released model or synthetic table, with the loss-threshold baseline).
 
 ``ATTACKS`` maps the attack names of ``privcheck risk --attack`` to their functions; each takes
 ``(intruder, masked, **params)`` and returns a ``LinkageResult``.
@@ -31,6 +34,8 @@ _LAZY = {
     "rank_interval_disclosure": "privcheck.risk.attribute_disclosure",
     "sd_interval_disclosure": "privcheck.risk.attribute_disclosure",
     "sdcmicro_drisk": "privcheck.risk.attribute_disclosure",
+    "ddmbar": "privcheck.risk.ddmbar",
+    "membership_inference": "privcheck.risk.membership",
     "FAMILIES": "privcheck.risk.learned",
     "learned_distance": "privcheck.risk.learned",
     "covariance_matrix": "privcheck.risk.linkage",
@@ -118,9 +123,11 @@ __all__ = [
     "class_sizes_of",
     "covariance_matrix",
     "dbrl",
+    "ddmbar",
     "estimate_m_u",
     "fellegi_sunter_thresholds",
     "learned_distance",
+    "membership_inference",
     "microaggregation_group_bounds",
     "microaggregation_replay",
     "microaggregation_transparency",
