@@ -335,6 +335,15 @@ def render_risk_text(report: RiskReport) -> str:
         f"p90 {_fmt(s.p90)}, max {_fmt(s.maximum)}; {s.share_certain:.1%} at risk 1"
     )
     scalars = _scalars(report.figures)
+    for k, v in report.figures.items():  # an interval, and a baseline's own figures, too
+        if isinstance(v, list) and len(v) == 2 and all(isinstance(x, float) for x in v):
+            scalars[k] = f"[{_fmt(v[0])}, {_fmt(v[1])}]"
+        elif isinstance(v, dict):
+            for kk, vv in _scalars(v).items():
+                scalars[f"{k}.{kk}"] = vv
+            for kk, vv in v.items():
+                if isinstance(vv, list) and len(vv) == 2 and all(isinstance(x, float) for x in vv):
+                    scalars[f"{k}.{kk}"] = f"[{_fmt(vv[0])}, {_fmt(vv[1])}]"
     if scalars:
         lines += ["", "  figures"]
         width = max(len(k) for k in scalars)
