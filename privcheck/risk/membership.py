@@ -130,9 +130,11 @@ def _attack_features(model: Any, x: Any, y: np.ndarray) -> np.ndarray:
     """Sorted probability vector (highest first) and the probability of the true label."""
     proba = np.asarray(model.predict_proba(x), dtype=np.float64)
     classes = np.asarray(model.classes_).astype(str)
-    pos = {c: i for i, c in enumerate(classes)}
-    idx = np.array([pos.get(v, -1) for v in y.astype(str)])
-    p_true = np.where(idx >= 0, proba[np.arange(len(y)), np.maximum(idx, 0)], 0.0)
+    order = np.argsort(classes)
+    labels = y.astype(str)
+    at = np.minimum(np.searchsorted(classes[order], labels), len(classes) - 1)
+    known = classes[order][at] == labels  # a label the model never saw has probability 0
+    p_true = np.where(known, proba[np.arange(len(y)), order[at]], 0.0)
     return np.column_stack([-np.sort(-proba, axis=1), p_true])
 
 

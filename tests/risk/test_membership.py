@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from scipy import stats
 
 from privcheck.errors import PolicyError
 from privcheck.risk.membership import membership_inference
@@ -41,6 +43,10 @@ def test_overfitted_tree_leaks_membership(adult):
     assert res["advantage"] == pytest.approx(2 * (res["accuracy"] - 0.5), abs=1e-9)
     assert res["loss_threshold"]["advantage"] > 0.1
     assert res["loss_threshold"]["advantage_ci"][0] > 0
+    # the interval is the Student-t 95 % interval of the mean over the repeats
+    per = res["advantage_per_repeat"]
+    t = stats.t.interval(0.95, len(per) - 1, loc=np.mean(per), scale=stats.sem(per))
+    assert res["advantage_ci"] == pytest.approx(list(t))
     again = membership_inference(adult, adult.iloc[:2000], "salary-class", target_model="tree")
     assert again["advantage_per_repeat"] == res["advantage_per_repeat"]  # seeded
 
@@ -72,6 +78,20 @@ def test_fitted_estimator_object(adult):
     ).fit(release[feats], release["salary-class"])
     res = membership_inference(adult, release, "salary-class", model=model, n_repeats=3)
     assert res["advantage_ci"][0] > 0.05
+
+
+def test_true_label_probability():
+    """The attack feature 'probability of the true label' picks the label's column, and a label
+    the model never saw gets 0."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    from privcheck.risk.membership import _attack_features
+
+    x = np.array([[0.0], [1.0], [2.0]])
+    model = DecisionTreeClassifier().fit(x, np.array(["b", "a", "c"]))
+    f = _attack_features(model, x, np.array(["b", "a", "zz"]))
+    assert f[:, -1].tolist() == [1.0, 1.0, 0.0]
+    assert f[:, 0].tolist() == [1.0, 1.0, 1.0]  # sorted vector, highest first
 
 
 def test_no_predict_proba(adult):
