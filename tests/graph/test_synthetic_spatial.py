@@ -223,3 +223,39 @@ def test_cli_synthetic_spatial_contract(cli, tmp_path):
     )
     assert res.returncode == 2 and "density" in res.stderr and not bad.exists()
     assert "Traceback" not in res.stderr
+
+
+def test_missed_degree_sequence_reports_gap_and_exits_1(tmp_path, monkeypatch):
+    """Force the correction to drop an edge: the gap is exact, the check fails, exit 1."""
+    from typer.testing import CliRunner
+
+    import privcheck.graph.synthetic_spatial as spatial
+    from privcheck.cli import app
+
+    real = spatial.correct_multigraph
+
+    def lossy(multi, pos, **kw):
+        edges, rewired, dropped = real(multi, pos, **kw)
+        return edges[1:], rewired, dropped + 1
+
+    monkeypatch.setattr(spatial, "correct_multigraph", lossy)
+    g = nx.cycle_graph(12)  # k = n: every target degree is 2
+    out = synthetic_spatial_graph(g, 12, seed=0, attack=False, utility=False)
+    got = np.array([out.graph.degree(u) for u in g])
+    assert out.report.l1_degree_gap == int(np.abs(got - out.target).sum()) == 2
+    assert not out.report.degree_sequence_matched and not out.report.check.passed
+
+    edges = tmp_path / "edges.csv"
+    pd.DataFrame(list(g.edges()), columns=["source", "target"]).to_csv(edges, index=False)
+    pol = tmp_path / "p.json"
+    pol.write_text(json.dumps({"attributes": {}, "models": [{"model": "k-degree", "k": 12}]}))
+    target = tmp_path / "o.csv"
+    res = CliRunner().invoke(
+        app,
+        [
+            *("anonymize", "--graph", str(edges), "-p", str(pol), "-a", "synthetic-spatial"),
+            *("-o", str(target), "--seed", "0", "--param", "attack=false"),
+        ],
+    )
+    assert res.exit_code == 1, res.output
+    assert "L1 gap 2" in res.output and "FAILED" in res.output and target.exists()
