@@ -106,6 +106,10 @@ def synthetic_spatial_graph(
         raise PolicyError(f"density must be 'uniform' or 'gaussian-mixture'; got {density!r}")
     if int(components) < 1 or not float(spread) > 0:
         raise PolicyError(f"components must be ≥ 1 and spread > 0; got {components}, {spread}")
+    if int(attack_seeds) < 1 or int(path_sources) < 1:
+        raise PolicyError(
+            f"attack_seeds and path_sources must be ≥ 1; got {attack_seeds}, {path_sources}"
+        )
     rng = np.random.default_rng(seed)
     target = k_anonymous_target(ga.degrees, k)
     pos = sample_positions(n, density, rng, components=int(components), spread=float(spread))

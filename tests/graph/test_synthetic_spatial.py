@@ -154,6 +154,9 @@ def test_same_seed_same_graph_and_attack_runs():
     a = synthetic_spatial_graph(g, 5, seed=9)
     b = synthetic_spatial_graph(g, 5, seed=9)
     assert {frozenset(e) for e in a.graph.edges()} == {frozenset(e) for e in b.graph.edges()}
+    np.testing.assert_array_equal(a.positions, b.positions)
+    for axis in (0, 1):  # the anonymizer's own positions follow the uniform density
+        assert stats.kstest(a.positions[:, axis], "uniform").pvalue > 0.001
     r = a.report.reidentification
     assert r is not None and r.n_seeds == 10 and r.n_targets == 140
     assert 0.0 <= r.reidentified_share <= 1.0
@@ -169,6 +172,8 @@ def test_bad_parameters():
         synthetic_spatial_graph(g, 1)
     with pytest.raises(PolicyError, match="spread"):
         synthetic_spatial_graph(g, 3, spread=0)
+    with pytest.raises(PolicyError, match="attack_seeds"):
+        synthetic_spatial_graph(g, 3, attack_seeds=-1)
 
 
 def test_cli_synthetic_spatial_contract(cli, tmp_path):
