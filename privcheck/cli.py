@@ -336,7 +336,14 @@ def anonymize(
     if graph is not None:
         from privcheck.graph.policy_anonymize import anonymize_graph_file
 
-        result = anonymize_graph_file(graph, policy, output, seed=seed, **params)
+        result = anonymize_graph_file(
+            graph,
+            policy,
+            output,
+            seed=seed,
+            algorithm=None if algorithm == "incognito" else algorithm,  # the table default
+            **params,
+        )
         text = result.summary()
     else:
         from privcheck.anonymizers import anonymize as run_anonymize
@@ -370,8 +377,9 @@ def anonymize(
         typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
         if graph is None:
             _note_dropped(result.removed_columns, policy)
-    if graph is None and not result.check.passed:
-        # only masking methods return a release that fails the policy (they do not enforce it)
+    if not result.check.passed:
+        # only masking methods and synthetic-spatial (when it misses the degree sequence)
+        # return a release that fails the policy
         raise typer.Exit(1)
 
 

@@ -851,7 +851,8 @@ def render_anonymization_html(report: Any) -> str:
 def _graph_anonymization_html(release: Any) -> str:
     a, check = release.anonymization, release.check
     verdict = "PASSED" if check.passed else "FAILED"
-    title = f"privcheck anonymize --graph: k-degree (k={a.k})"
+    how = "" if a.algorithm == "liu-terzi" else f"{a.algorithm}, "
+    title = f"privcheck anonymize --graph: {how}k-degree (k={a.k})"
     figures = {k: v for k, v in a.model_dump().items() if isinstance(v, bool | int | float | str)}
     body = [
         f"<header class='top'><div class='verdict {verdict}' id='verdict'>{verdict}</div>"

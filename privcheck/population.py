@@ -122,7 +122,8 @@ def require_table(policy: Policy, model: str, why: str) -> Population:
     if not isinstance(policy.population, PopulationTable):
         has = "only a population size" if policy.population is not None else "no population"
         raise PolicyError(
-            f"{model} {why} needs a population table, and the policy gives {has}; add "
+            f"{' '.join(filter(None, (model, why)))} needs a population table, and the policy "
+            f"gives {has}; add "
             "'population: {path: FILE, count_column: COLUMN}' with the quasi-identifiers' counts"
         )
     return load_population(policy)

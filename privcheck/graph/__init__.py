@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     from privcheck.graph.kdegree import check_k_degree
     from privcheck.graph.kneighbourhood import check_k_neighbourhood, neighbourhood_classes
     from privcheck.graph.result import GraphModelResult, Violator
+    from privcheck.graph.synthetic_spatial import (
+        SyntheticGraph,
+        SyntheticSpatialReport,
+        synthetic_spatial_graph,
+    )
     from privcheck.graph.utility import UtilityReport
 
 #: where each public name lives: imported on first use (PEP 562), so that the graph models'
@@ -42,6 +47,9 @@ _LAZY = {
     "neighbourhood_classes": "privcheck.graph.kneighbourhood",
     "GraphModelResult": "privcheck.graph.result",
     "Violator": "privcheck.graph.result",
+    "SyntheticGraph": "privcheck.graph.synthetic_spatial",
+    "SyntheticSpatialReport": "privcheck.graph.synthetic_spatial",
+    "synthetic_spatial_graph": "privcheck.graph.synthetic_spatial",
     "UtilityReport": "privcheck.graph.utility",
 }
 
@@ -66,6 +74,8 @@ __all__ = [
     "LoadReport",
     "LoadedGraph",
     "ReidentificationResult",
+    "SyntheticGraph",
+    "SyntheticSpatialReport",
     "UtilityReport",
     "Violator",
     "anonymize_degree_sequence",
@@ -76,5 +86,6 @@ __all__ = [
     "read_graph",
     "reidentification_risk",
     "seed_and_propagate",
+    "synthetic_spatial_graph",
     "write_graph",
 ]
