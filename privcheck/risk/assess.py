@@ -49,6 +49,20 @@ class RiskReport(BaseModel):
         description="Share of intruder records the intruder can be sure of"
     )
     figures: dict[str, Any] = Field(description="Attack-specific figures")
+    advantage: float | None = Field(
+        default=None,
+        description="Membership inference: the attack's advantage over guessing, TPR − FPR "
+        "(null for other attacks)",
+    )
+    advantage_ci: list[float] | None = Field(
+        default=None,
+        description="Membership inference: 95 % interval [low, high] of the advantage over "
+        "repeated splits",
+    )
+    auc: float | None = Field(default=None, description="Membership inference: the attack's AUC")
+    accuracy: float | None = Field(
+        default=None, description="Membership inference: the attack's accuracy (balanced)"
+    )
     record_risk_summary: RecordRiskSummary
     attribute_contribution: dict[str, float]
     attribute_contribution_kind: str
@@ -305,6 +319,12 @@ def assess(
         reidentification_rate=out.reidentification_rate,
         certain_rate=out.certain_rate,
         figures=out.figures,
+        # membership inference's headline figures stand at the top level too (the CLI contract)
+        **{
+            key: out.figures[key]
+            for key in ("advantage", "advantage_ci", "auc", "accuracy")
+            if key in out.figures
+        },
         record_risk_summary=RecordRiskSummary.of(out.record_risk),
         attribute_contribution=out.attribute_contribution,
         attribute_contribution_kind=out.contribution_kind,

@@ -114,10 +114,13 @@ def test_cli_json_and_bad_model(cli, tmp_path, adult):
     base += ["--attack", "membership-inference", "--param", "target=salary-class"]
     out = cli(*base, "--param", "target_model=tree", "--param", "n_repeats=3", "--format", "json")
     assert out.returncode == 0, out.stderr
-    figures = json.loads(out.stdout)["figures"]
+    report = json.loads(out.stdout)
+    figures = report["figures"]
     for key in ("advantage", "advantage_ci", "auc", "accuracy", "loss_threshold"):
         assert key in figures
     assert figures["advantage_ci"][0] <= figures["advantage"] <= figures["advantage_ci"][1]
+    for key in ("advantage", "advantage_ci", "auc", "accuracy"):  # the contract's top level
+        assert report[key] == figures[key]
     svc = tmp_path / "svc.joblib"
     joblib.dump(LinearSVC().fit([[0.0], [1.0]], [0, 1]), svc)
     bad = cli(*base, "--param", f"model={svc}", "--format", "json")
