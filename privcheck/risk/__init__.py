@@ -34,7 +34,7 @@ _LAZY = {
     "rank_interval_disclosure": "privcheck.risk.attribute_disclosure",
     "sd_interval_disclosure": "privcheck.risk.attribute_disclosure",
     "sdcmicro_drisk": "privcheck.risk.attribute_disclosure",
-    "ddmbar": "privcheck.risk.ddmbar",
+    "ddmbar": "privcheck.risk.absent_attribute",
     "membership_inference": "privcheck.risk.membership",
     "FAMILIES": "privcheck.risk.learned",
     "learned_distance": "privcheck.risk.learned",

@@ -467,13 +467,13 @@ class DDMBAR(RiskMeasure):
 
     @classmethod
     def function(cls):
-        from privcheck.risk.ddmbar import ddmbar
+        from privcheck.risk.absent_attribute import ddmbar
 
         return ddmbar
 
     @classmethod
     def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
-        from privcheck.risk.ddmbar import ddmbar
+        from privcheck.risk.absent_attribute import ddmbar
 
         if "target" not in params:
             raise PolicyError("attack ddmbar needs the attacked attribute: --param target=COLUMN")
