@@ -557,20 +557,6 @@ class FuzzyMicroaggregation(MaskingAnonymizer):
     def defaults(cls) -> dict[str, Any]:
         return {"k": None, "n_clusters": None, "m1": 2.0, "m2": 2.0, "max_iter": 300, "tol": 1e-5}
 
-    def refuse_table_hierarchies(self, policy: Policy) -> None:
-        """A release must pass ``check`` with the policy that made it, and a check accepts only
-        the values a table hierarchy lists: a method that writes new values (means, noise)
-        cannot release a quasi-identifier that has one."""
-        if self.keeps_values:
-            return
-        for name in policy.quasi_identifiers:
-            if isinstance(policy.attributes[name].hierarchy, TableHierarchy):
-                raise PolicyError(
-                    f"{self.name} writes new values for {name!r}, which its table hierarchy "
-                    "does not list, so the release would fail a check with this policy; drop "
-                    "the hierarchy (masking needs none) or use a generalization algorithm"
-                )
-
     def resolve_k(self, policy: Policy) -> tuple[int | None, str | None]:
         if self.params["n_clusters"] is not None:
             if self.params["k"] is not None:
