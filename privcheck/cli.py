@@ -491,7 +491,12 @@ def risk(
         Path, typer.Option("--original", help="The original file (CSV/TSV/Parquet)")
     ] = ...,  # type: ignore[assignment]
     masked: Annotated[
-        Path, typer.Option("--masked", help="The release, row i = masked row i of the original")
+        list[Path],
+        typer.Option(
+            "--masked",
+            help="The release, row i = masked row i of the original (repeat it for the attacks "
+            "across releases: release-intersection)",
+        ),
     ] = ...,  # type: ignore[assignment]
     policy: Annotated[
         Path, typer.Option("--policy", "-p", help="Policy: its quasi-identifiers are attacked")
@@ -541,7 +546,7 @@ def risk(
     from privcheck.report_format import output_format
     from privcheck.risk.assess import assess, render_risk_text
 
-    guard({"--output": output}, [original, masked], policy)
+    guard({"--output": output}, [original, *masked], policy)
     chosen = output_format(output, fmt.value if fmt is not None else None)
     if chosen not in {f.value for f in RiskFormat}:
         raise PolicyError(f"privcheck risk writes text, json or html, not {chosen}")
@@ -556,9 +561,15 @@ def risk(
     attrs = None
     if intruder_attributes is not None:
         attrs = [a.strip() for a in intruder_attributes.split(",") if a.strip()]
+    if len(masked) > 1 and not getattr(measure, "several_releases", False):
+        raise PolicyError(
+            f"attack {attack} takes one release (--masked); only attacks across releases "
+            "(release-intersection) take several"
+        )
+    releases = [read_table(m) for m in masked]
     report = assess(
         read_table(original),
-        read_table(masked),
+        releases[0],
         pol.quasi_identifiers,
         measure,
         params,
@@ -566,7 +577,9 @@ def risk(
         intruder_attributes=attrs,
         seed=seed,
         original_name=str(original),
-        masked_name=str(masked),
+        masked_name=", ".join(str(m) for m in masked),
+        others=releases[1:],
+        policy=pol,
     )
     if fmt is RiskFormat.json:
         text = report.to_json() + "\n"

@@ -290,10 +290,22 @@ def assess(
     seed: int = 0,
     original_name: str | None = None,
     masked_name: str | None = None,
+    others: list[pd.DataFrame] | None = None,
+    policy: Any = None,
 ) -> RiskReport:
-    """Run ``measure`` on the aligned files and build the ``RiskReport``."""
+    """Run ``measure`` on the aligned files and build the ``RiskReport``.
+
+    ``others`` are further releases after ``masked``, for the attacks that take several
+    (``several_releases``); ``policy`` is handed to attacks that read its hierarchies.
+    """
     params = dict(params or {})
     measure.check_params(params)
+    others = list(others or [])
+    if others and not getattr(measure, "several_releases", False):
+        raise PolicyError(
+            f"attack {measure.name} takes one release (--masked); only attacks across releases "
+            "(release-intersection) take several"
+        )
     if getattr(measure, "aligned", True):
         _check_alignment(original, masked)
         original, masked, attrs = select_attributes(
@@ -304,7 +316,8 @@ def assess(
         attrs = [a for a in known if a in original.columns]
     rows, described = intruder_rows(intruder_records, len(original), seed)
     started = time.perf_counter()
-    out = measure.assess(AttackInputs(original, masked, attrs, rows, seed), **dict(params))
+    inputs = AttackInputs(original, masked, attrs, rows, seed, others=others, policy=policy)
+    out = measure.assess(inputs, **dict(params))
     elapsed = time.perf_counter() - started
     return RiskReport(
         attack=measure.name,

@@ -495,6 +495,52 @@ class DDMBAR(RiskMeasure):
         )
 
 
+class ReleaseIntersection(RiskMeasure):
+    """The intersection attack across several releases of the same individuals."""
+
+    name = "release-intersection"
+    summary = (
+        "candidate sets after intersecting several releases (--masked repeated; params key, "
+        "sensitive, k)"
+    )
+    numeric = False
+    aligned = False
+    #: takes every ``--masked`` release, not one
+    several_releases = True
+    reserved = (*RiskMeasure.reserved, "releases", "policy", "rows")
+
+    @classmethod
+    def function(cls):
+        from privcheck.risk.release_intersection import release_intersection
+
+        return release_intersection
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        from privcheck.risk.release_intersection import release_intersection
+
+        if inputs.policy is None:
+            raise PolicyError("the release-intersection attack needs the policy's hierarchies")
+        res = release_intersection(
+            inputs.original,
+            [inputs.masked, *inputs.others],
+            inputs.policy,
+            rows=inputs.rows,
+            **params,
+        )
+        candidates = res.pop("candidates")
+        risk = 1.0 / np.maximum(candidates, 1)
+        return RiskOutcome(
+            reidentification_rate=float(risk.mean()) if len(risk) else None,
+            certain_rate=float((candidates == 1).mean()) if len(risk) else None,
+            record_risk=risk,
+            attribute_contribution={},
+            contribution_kind="",
+            figures=res,
+            detail={**res, "candidates": candidates.tolist()},
+        )
+
+
 BUILTIN_MEASURES: list[type[RiskMeasure]] = [
     DBRL,
     Mahalanobis,
@@ -510,6 +556,7 @@ BUILTIN_MEASURES: list[type[RiskMeasure]] = [
     IntervalDisclosure,
     MembershipInference,
     DDMBAR,
+    ReleaseIntersection,
 ]
 
 

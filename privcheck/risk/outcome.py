@@ -34,6 +34,10 @@ class AttackInputs:
     rows: np.ndarray
     seed: int
     scored_sample: bool = False
+    #: further releases after ``masked`` (the attacks that take several: release-intersection)
+    others: list[pd.DataFrame] = field(default_factory=list)
+    #: the policy (attacks that read its hierarchies or models)
+    policy: Any = None
 
     @property
     def all_rows(self) -> bool:
