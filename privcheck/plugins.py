@@ -39,6 +39,7 @@ BUILTIN_MODELS: tuple[str, ...] = (
     "privcheck.models.kmap",
     "privcheck.models.delta_presence",
     "privcheck.models.population_uniqueness",
+    "privcheck.models.release_series",
     "privcheck.graph.models",
 )
 BUILTIN_ANONYMIZERS: tuple[str, ...] = (

@@ -212,6 +212,11 @@ class ModelConfig(_Strict):
     #: Whether the model needs a sensitive attribute (``attribute``) to be evaluated.
     needs_sensitive: ClassVar[bool] = False
 
+    def input_paths(self) -> list[str]:
+        """Files the model reads (relative to the policy file): an output must never overwrite
+        one. None for most models; k-anonymity-across-releases lists its previous releases."""
+        return []
+
     def params(self) -> dict[str, Any]:
         """The parameters as published in a report (everything but the model name)."""
         return self.model_dump(exclude={"model"}, exclude_none=True, mode="json")
@@ -432,8 +437,8 @@ class Policy(_Strict):
         return [n for n, a in self.attributes.items() if a.role is Role.identifier]
 
     def input_files(self) -> list[Path]:
-        """The files the policy reads (table hierarchies, population table), resolved against
-        its folder: an output must never overwrite one."""
+        """The files the policy reads (table hierarchies, population table, a model's inputs such
+        as previous releases), resolved against its folder: an output must never overwrite one."""
         files = []
         for attr in self.attributes.values():
             spec = attr.hierarchy
@@ -442,8 +447,11 @@ class Policy(_Strict):
                 if not path.is_absolute() and self.base_dir is not None:
                     path = self.base_dir / path
                 files.append(path)
-        if isinstance(self.population, PopulationTable):
-            path = Path(self.population.path)
+        named = [str(self.population.path)] if isinstance(self.population, PopulationTable) else []
+        for model in self.models:
+            named.extend(model.input_paths())
+        for name in named:
+            path = Path(name)
             if not path.is_absolute() and self.base_dir is not None:
                 path = self.base_dir / path
             files.append(path)

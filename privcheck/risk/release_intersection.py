@@ -99,20 +99,28 @@ def release_intersection(
     disclosed = disclosed_single = None
     if key is not None:
         _check_own_rows_by_key(original, releases, key, covers, u_ground, u_of, names)
-        per_u, single = _by_key(original, releases, key, covers, names, u_ground)
+        per_u, single, holds = _by_key(original, releases, key, covers, names, u_ground)
+        joint = per_u[u_of]
+        # alone: the fewest rows covering the record in one release that holds it
+        big = np.iinfo(np.int64).max
+        alone_all = np.where(holds, single[u_of], big).min(axis=1)
+        absent = ~holds.all(axis=1)
+        released = holds.any(axis=1)
     else:
-        per_u, single, disclosed, disclosed_single = _by_sensitive(
+        joint, alone_all, disclosed, disclosed_single, absent, released = _by_sensitive(
             original, releases, link_columns, covers, u_ground, u_of
         )
-    per_u_single = single.min(axis=1)
-    candidates = per_u[u_of][scored]
-    alone = per_u_single[u_of][scored]
+    # a record no release holds (suppressed from all) is not disclosed by them: not scored
+    not_released = int((~released[scored]).sum())
+    scored = scored[released[scored]]
+    candidates, alone = joint[scored], alone_all[scored]
     figures: dict[str, Any] = {
         "k": k,
         "linking": linking,
         "link_columns": link_columns,
         "n_releases": len(releases),
         "n_records": len(scored),
+        "n_not_released": not_released,
         "share_below_k": _share(candidates < k),
         "share_below_k_single": _share(alone < k),
         "share_shrunk_below_k": _share((candidates < k) & (alone >= k)),
@@ -122,8 +130,9 @@ def release_intersection(
         "mean_candidates": float(candidates.mean()) if len(candidates) else None,
     }
     if disclosed is not None:
-        figures["share_sensitive_disclosed"] = _share(disclosed[u_of][scored])
-        figures["share_sensitive_disclosed_single"] = _share(disclosed_single[u_of][scored])
+        figures["share_sensitive_disclosed"] = _share(disclosed[scored])
+        figures["share_sensitive_disclosed_single"] = _share(disclosed_single[scored])
+    figures["share_absent"] = _share(absent[scored])
     figures["candidates"] = candidates
     return figures
 
@@ -258,7 +267,7 @@ def _by_key(original, releases, key, covers, names, u_ground):
     from privcheck.classes import group
 
     keys = _key_index(original, key, names[0])
-    joint_cols = []
+    joint_cols, holds = [], []
     for release, cover, name in zip(releases, covers, names[1:], strict=True):
         rel_keys = _key_index(release, key, name)
         unknown = ~rel_keys.isin(keys)
@@ -268,6 +277,7 @@ def _by_key(original, releases, key, covers, names, u_ground):
                 "does not hold; the releases must be of the original's individuals"
             )
         row = rel_keys.get_indexer(keys)  # −1: absent from this release
+        holds.append(row >= 0)
         cls = np.where(row >= 0, cover.row_class[np.maximum(row, 0)], cover.n_classes)
         joint_cols.append(cls.astype(np.int64))
     j_of, n_j = group(joint_cols, [c.n_classes + 1 for c in covers])
@@ -275,6 +285,11 @@ def _by_key(original, releases, key, covers, names, u_ground):
     first[j_of[::-1]] = np.arange(len(j_of) - 1, -1, -1)
     j_classes = [col[first] for col in joint_cols]
     j_sizes = np.bincount(j_of, minlength=n_j).astype(np.int64)
+    # an individual no release holds is no one the intruder sees: never a candidate
+    nowhere = np.ones(n_j, dtype=bool)
+    for cover, cls in zip(covers, j_classes, strict=True):
+        nowhere &= cls == cover.n_classes
+    j_sizes[nowhere] = 0
 
     joint = np.zeros(len(u_ground), dtype=np.int64)
     single = np.zeros((len(u_ground), len(covers)), dtype=np.int64)
@@ -286,7 +301,7 @@ def _by_key(original, releases, key, covers, names, u_ground):
             single[block, i] = c.astype(np.int64) @ cover.class_sizes
             m &= np.hstack([c, np.ones((len(c), 1), dtype=bool)])[:, cls]
         joint[block] = m.astype(np.int64) @ j_sizes
-    return joint, single
+    return joint, single, np.stack(holds, axis=1)
 
 
 def _check_own_rows_by_key(original, releases, key, covers, u_ground, u_of, names) -> None:
@@ -308,7 +323,13 @@ def _check_own_rows_by_key(original, releases, key, covers, u_ground, u_of, name
 
 
 def _by_sensitive(original, releases, columns, covers, u_ground, u_of):
-    """Candidate counts when the releases are matched on the sensitive values."""
+    """Per record: candidates across the releases matched on the sensitive values, the fewest
+    in one release alone, whether one value survives (jointly / in one release alone), whether
+    some release does not hold the record and whether any does.
+
+    A release whose rows covering the record never carry the record's own value does not hold
+    it (an anonymizer dropped it as suppressed): it constrains nothing about that record.
+    """
     from scipy import sparse
 
     from privcheck.encoding import string_labels
@@ -323,7 +344,7 @@ def _by_sensitive(original, releases, columns, covers, u_ground, u_of):
     own = spelled(original)
     per_release = [spelled(r) for r in releases]
     space = pd.Index(pd.unique(np.concatenate([own, *per_release])))
-    n_s = len(space)
+    n_s, m = len(space), len(releases)
     own_s = space.get_indexer(own)
     counts = []
     for values, cover in zip(per_release, covers, strict=True):
@@ -334,33 +355,50 @@ def _by_sensitive(original, releases, columns, covers, u_ground, u_of):
                 shape=(cover.n_classes, n_s),
             )
         )
-    n_u = len(u_ground)
-    per_u = np.zeros(n_u, dtype=np.int64)
-    disclosed = np.zeros(n_u, dtype=bool)
-    single = np.zeros((n_u, len(covers)), dtype=np.int64)
-    single_values = np.full(n_u, np.iinfo(np.int64).max, dtype=np.int64)
-    # the records of each block of distinct combinations, to look up their own value's count
+    n = len(original)
+    joint = np.zeros(n, dtype=np.int64)
+    alone = np.zeros(n, dtype=np.int64)
+    disclosed = np.zeros(n, dtype=bool)
+    disclosed_alone = np.zeros(n, dtype=bool)
+    absent = np.zeros(n, dtype=bool)
+    held = np.zeros(m, dtype=bool)
+    pattern_any = np.zeros(n, dtype=bool)
+    # the records of each block of distinct combinations
     order = np.argsort(u_of, kind="stable")
-    bounds = np.searchsorted(u_of[order], np.arange(n_u + 1))
-    width = max([n_s, *(c.n_classes for c in covers)])
-    for block in _blocks(n_u, width):
+    bounds = np.searchsorted(u_of[order], np.arange(len(u_ground) + 1))
+    width = m * max([n_s, *(c.n_classes for c in covers)])
+    for block in _blocks(len(u_ground), width):
         recs = order[bounds[block.start] : bounds[block.stop]]
-        minimum = None
-        for i, (cover, count) in enumerate(zip(covers, counts, strict=True)):
-            a = (sparse.csr_matrix(cover.block(u_ground[block]).astype(np.int64)) @ count).toarray()
-            minimum = a if minimum is None else np.minimum(minimum, a)
-            single[block, i] = a.sum(axis=1)
-            single_values[block] = np.minimum(single_values[block], (a > 0).sum(axis=1))
-            # every record must find a row carrying its own value in every release
-            missing = np.flatnonzero(a[u_of[recs] - block.start, own_s[recs]] == 0)
-            if len(missing):
-                r = int(recs[missing].min())
-                raise DataError(
-                    f"release {i + 1} has no row covering record {r} of the original with its "
-                    f"sensitive value ({', '.join(columns)} = "
-                    f"{own[r].replace(chr(31), ', ')!r}); matching on the sensitive value needs "
-                    "releases of the same individuals, with the sensitive values as released"
-                )
-        per_u[block] = minimum.sum(axis=1)
-        disclosed[block] = (minimum > 0).sum(axis=1) == 1
-    return per_u, single, disclosed, single_values == 1
+        local = u_of[recs] - block.start
+        a = np.stack(
+            [
+                (sparse.csr_matrix(c.block(u_ground[block]).astype(np.int64)) @ n_i).toarray()
+                for c, n_i in zip(covers, counts, strict=True)
+            ]
+        )  # releases × combinations × values
+        holds = a[:, local, own_s[recs]] > 0  # releases × records
+        pattern = holds.T.astype(np.int64) @ (1 << np.arange(m, dtype=np.int64))
+        absent[recs] = pattern != (1 << m) - 1
+        pattern_any[recs] = pattern != 0
+        held |= holds.any(axis=1)
+        totals = a.sum(axis=2)  # releases × combinations
+        kinds = (a > 0).sum(axis=2)
+        big = np.iinfo(np.int64).max
+        for p in np.unique(pattern):  # (one per subset of releases holding records: a few)
+            sel = np.flatnonzero(pattern == p)
+            used = [i for i in range(m) if p >> i & 1] or list(range(m))
+            inter = a[used].min(axis=0)  # combinations × values
+            joint[recs[sel]] = inter.sum(axis=1)[local[sel]]
+            disclosed[recs[sel]] = ((inter > 0).sum(axis=1) == 1)[local[sel]]
+            alone[recs[sel]] = totals[used].min(axis=0)[local[sel]]
+            disclosed_alone[recs[sel]] = (
+                np.where(kinds[used] > 0, kinds[used], big).min(axis=0) == 1
+            )[local[sel]]
+    if not held.all():
+        i = int(np.flatnonzero(~held)[0])
+        raise DataError(
+            f"release {i + 1} holds none of the original's records (no row covers a record with "
+            f"its own {', '.join(columns)}); matching on the sensitive value needs releases of "
+            "the same individuals, with the sensitive values as released"
+        )
+    return joint, alone, disclosed, disclosed_alone, absent, pattern_any
