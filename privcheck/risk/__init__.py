@@ -17,6 +17,9 @@ Attribute disclosure: ``rank_interval_disclosure``, ``sd_interval_disclosure``,
 Releases that are not masked records: ``membership_inference`` (shadow-model membership
 inference against a released model or synthetic table, with the loss-threshold baseline).
 
+Several releases of the same individuals: ``release_intersection`` (the candidate set each
+record keeps once the releases are intersected, linked by a row key or by the sensitive value).
+
 ``ATTACKS`` maps the attack names of ``privcheck risk --attack`` to their functions; each takes
 ``(intruder, masked, **params)`` and returns a ``LinkageResult``.
 """
@@ -36,6 +39,7 @@ _LAZY = {
     "sdcmicro_drisk": "privcheck.risk.attribute_disclosure",
     "ddmbar": "privcheck.risk.absent_attribute",
     "membership_inference": "privcheck.risk.membership",
+    "release_intersection": "privcheck.risk.intersection",
     "FAMILIES": "privcheck.risk.learned",
     "learned_distance": "privcheck.risk.learned",
     "covariance_matrix": "privcheck.risk.linkage",
@@ -138,6 +142,7 @@ __all__ = [
     "pattern_weights",
     "prl",
     "rank_interval",
+    "release_intersection",
     "rank_interval_disclosure",
     "rank_swap_transparency",
     "rank_swap_window",

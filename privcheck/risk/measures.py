@@ -511,13 +511,13 @@ class ReleaseIntersection(RiskMeasure):
 
     @classmethod
     def function(cls):
-        from privcheck.risk.release_intersection import release_intersection
+        from privcheck.risk.intersection import release_intersection
 
         return release_intersection
 
     @classmethod
     def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
-        from privcheck.risk.release_intersection import release_intersection
+        from privcheck.risk.intersection import release_intersection
 
         if inputs.policy is None:
             raise PolicyError("the release-intersection attack needs the policy's hierarchies")
