@@ -252,3 +252,28 @@ def test_bad_input(tmp_path, cli):
     assert pd.read_csv(tmp_path / "prev.csv", dtype=str).equals(ok.reset_index(drop=True))
     with pytest.raises(DataError):
         _model_values(tmp_path, data.astype(str), ["mixed.csv"])
+
+
+def test_not_monotone_counterexample(tmp_path):
+    """Coarsening this release can break the model: its class then overlaps a previous class
+    holding a rare value. February at ages 30–39 / 40–49 passes against January's classes;
+    generalized to 20–39 / 40–59 its first class also overlaps January's 20–29 class, whose only
+    value in common with it is one 'hiv': one candidate."""
+    prev = pd.DataFrame(
+        {
+            "age": ["20-29"] * 3 + ["30-39"] * 3 + ["40-49"] * 3,
+            "sex": ["m"] * 9,
+            "disease": ["hiv", "none", "none", "flu", "flu", "none", "none", "none", "flu"],
+        }
+    )
+    prev.to_csv(tmp_path / "prev.csv", index=False)
+    ages = [31, 32, 33, 41, 42, 43]
+    data = pd.DataFrame(
+        {"age": ages, "sex": ["m"] * 6, "disease": ["hiv", "flu", "flu", "none", "none", "flu"]}
+    )
+    policy = load_policy(_policy(tmp_path, ["prev.csv"], k=2))
+    encoded = encode(data, policy)
+    fine = count(encoded, (1, 0))  # 30-39, 40-49
+    coarse = count(encoded, (2, 0))  # 20-39, 40-59
+    assert candidate_sets(fine, policy.models[0]).min() >= 2
+    assert candidate_sets(coarse, policy.models[0]).min() == 1
