@@ -226,6 +226,9 @@ class SensitiveModelConfig(ModelConfig):
     """A model that protects one sensitive attribute."""
 
     needs_sensitive: ClassVar[bool] = True
+    #: whether the model also applies to a policy without sensitive attributes (``attribute``
+    #: then stays None)
+    sensitive_optional: ClassVar[bool] = False
     attribute: str | None = Field(
         None, description="The sensitive column protected (may be omitted if there is only one)"
     )
@@ -368,6 +371,9 @@ class Policy(_Strict):
         for i, m in enumerate(self.models):
             if isinstance(m, SensitiveModelConfig):
                 if m.attribute is None:
+                    if not sensitive and m.sensitive_optional:
+                        resolved.append(m)
+                        continue
                     if len(sensitive) != 1:
                         raise ValueError(
                             f"models[{i}] ({m.model}) must name its 'attribute': the policy has "

@@ -23,8 +23,11 @@ once intersected with the previous releases — and the release they write passe
 Scope and conservatism: previous releases must be full-domain generalizations (one hierarchy
 level per quasi-identifier, as incognito, mingen and datafly write; suppressed records ``*`` are
 understood); their rows with only some cells ``*`` are left out (fewer candidates: stricter).
-The sensitive attribute matched on is ``attribute`` (default: the only one). Releases linked by
-a shared row key are measured by the ``release-intersection`` attack (``--param key=``).
+The sensitive attribute matched on is ``attribute`` (default: the only one). A policy without
+sensitive attributes gives the releases nothing to be matched on: each combination then leaves
+its smallest class (at most that many people are in all of them), so the model holds when every
+overlapping class of every release has k records. Releases linked by a shared row key are
+measured by the ``release-intersection`` attack (``--param key=``).
 
 Properties: *not monotone* (coarsening this release makes its class overlap more previous
 classes, and a newly overlapped one may hold a rare value) and not monotone with suppression;
@@ -35,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 from pydantic import Field
@@ -51,6 +54,8 @@ from privcheck.policy import Policy, SensitiveModelConfig
 
 class ReleaseSeriesConfig(SensitiveModelConfig):
     """Every individual stays among at least k candidates across this and earlier releases."""
+
+    sensitive_optional: ClassVar[bool] = True
 
     model: Literal["k-anonymity-across-releases"] = "k-anonymity-across-releases"
     k: int = Field(..., ge=1, description="Smallest allowed candidate set across the releases")
@@ -92,7 +97,7 @@ def previous_paths(policy: Policy, config: ReleaseSeriesConfig) -> list[Path]:
     return out
 
 
-def _load_previous(path: Path, qis: list[str], attribute: str) -> _Previous:
+def _load_previous(path: Path, qis: list[str], attribute: str | None) -> _Previous:
     if not path.is_file():
         raise DataError(
             f"previous release not found: {path}; fix 'previous' of k-anonymity-across-releases "
@@ -108,7 +113,7 @@ def _load_previous(path: Path, qis: list[str], attribute: str) -> _Previous:
     from privcheck.io import read_table
 
     frame = read_table(path)
-    absent = [c for c in [*qis, attribute] if c not in frame.columns]
+    absent = [c for c in [*qis, *([attribute] if attribute else [])] if c not in frame.columns]
     if absent:
         raise DataError(
             f"the previous release {path.name} has no column {absent[0]!r}; the releases of a "
@@ -121,7 +126,10 @@ def _load_previous(path: Path, qis: list[str], attribute: str) -> _Previous:
     full = star.all(axis=1)
     # a row with only some cells '*' covers more than its class: left out (stricter)
     kept = np.flatnonzero((~star.any(axis=1) | _top_columns(star)) & ~full)
-    values = _string_labels(frame[attribute].to_numpy(dtype=object))
+    if attribute is None:  # nothing to match on: every row carries the same (empty) value
+        values = np.full(len(frame), "", dtype=object)
+    else:
+        values = _string_labels(frame[attribute].to_numpy(dtype=object))
     codes, uniques = [], []
     for lab in labels:
         c, u = pd.factorize(pd.Series(lab[kept], dtype=object), sort=False)
@@ -276,9 +284,18 @@ def _worst_counts(table, config, combos, previous: list[_Previous], sizes) -> np
     combinations that could hold a person (count > 0); the class size when none can."""
     import pandas as pd
 
-    s = table.sensitive[config.attribute]
-    ground = _string_labels(table.encoded.sensitive[config.attribute].levels.ground)
     cur = combos["c0"].to_numpy()
+    if config.attribute is None:  # one value: each class's size
+        from privcheck.classes import SensitiveCounts
+
+        n_classes = len(sizes)
+        s = SensitiveCounts(
+            np.arange(n_classes + 1, dtype=np.int64), np.zeros(n_classes, np.int64), sizes, 1
+        )
+        ground = np.asarray([""], dtype=object)
+    else:
+        s = table.sensitive[config.attribute]
+        ground = _string_labels(table.encoded.sensitive[config.attribute].levels.ground)
     lengths = s.indptr[cur + 1] - s.indptr[cur]
     combo_of = np.repeat(np.arange(len(cur)), lengths)
     starts = np.repeat(s.indptr[cur] - np.cumsum(lengths) + lengths, lengths)

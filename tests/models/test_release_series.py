@@ -277,3 +277,19 @@ def test_not_monotone_counterexample(tmp_path):
     coarse = count(encoded, (2, 0))  # 20-39, 40-59
     assert candidate_sets(fine, policy.models[0]).min() >= 2
     assert candidate_sets(coarse, policy.models[0]).min() == 1
+
+
+def test_without_sensitive_attribute_smallest_overlapping_class(tmp_path):
+    """Nothing to match on: a class's value is the smallest overlapping class (or itself)."""
+    prev = pd.DataFrame({"age": ["30-39"] * 2 + ["40-49"] * 4, "sex": ["any"] * 6})
+    prev.to_csv(tmp_path / "prev.csv", index=False)
+    spec = yaml.safe_load(_policy(tmp_path, ["prev.csv"], k=3).read_text())
+    del spec["attributes"]["disease"]
+    path = tmp_path / "nosens.yaml"
+    path.write_text(yaml.safe_dump(spec))
+    policy = load_policy(path)
+    current = pd.DataFrame({"age": ["20-39"] * 3 + ["40-59"] * 5, "sex": ["m"] * 8})
+    table = count(encode(current, policy, as_released=True))
+    labels = [lab["age"] for lab in table.class_labels(np.arange(table.n_classes))]
+    values = dict(zip(labels, candidate_sets(table, policy.models[0]).tolist(), strict=True))
+    assert values == {"20-39": 2, "40-59": 4}
