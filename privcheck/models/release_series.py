@@ -36,7 +36,8 @@ not table-dependent (a class's candidates involve only itself and the previous r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Literal
 
@@ -46,7 +47,7 @@ from pydantic import Field
 from privcheck.classes import ClassTable
 from privcheck.encoding import EncodedTable, _string_labels
 from privcheck.errors import DataError
-from privcheck.hierarchy import TOP
+from privcheck.hierarchy import TOP, LevelArrays
 from privcheck.hookspecs import hookimpl
 from privcheck.models.base import Evaluation, PrivacyModel
 from privcheck.policy import Policy, SensitiveModelConfig
@@ -181,138 +182,220 @@ class ReleaseSeries(PrivacyModel):
         )
 
 
-def candidate_sets(table: ClassTable, config: ReleaseSeriesConfig) -> np.ndarray:
-    """Per class: the smallest candidate set over the combinations of overlapping previous
-    classes that could hold a person (see the module docstring)."""
+@dataclass(eq=False)
+class _Space:
+    """What every node of a search shares: per quasi-identifier the hierarchy over all releases'
+    labels and each previous release's level and codes in it; the sensitive values of all
+    releases as one index, with each previous release's class × value counts keyed in it."""
+
+    levels: list[LevelArrays]
+    previous: list[_Previous]
+    prev_level: list[list[int]]
+    prev_code: list[list[np.ndarray]]  # −1: '*'
+    prev_top: list[list[bool]]  # the release is '*' throughout on that quasi-identifier
+    n_values: int
+    current_values: np.ndarray  # value id of each ground code of the checked table
+    prev_keys: list[np.ndarray]  # sorted class × n_values + value id
+    prev_counts: list[np.ndarray]
+    prev_star: list[np.ndarray]  # suppressed records per value id
+    #: (quasi-identifier, level of the table's labels) → (inferred level, code of each label)
+    current: dict[tuple[int, int], tuple[int, np.ndarray]] = field(default_factory=dict)
+
+
+_spaces: weakref.WeakKeyDictionary[EncodedTable, dict[str, _Space]] = weakref.WeakKeyDictionary()
+
+
+def _space(encoded: EncodedTable, config: ReleaseSeriesConfig) -> _Space:
     import pandas as pd
 
     from privcheck.label_space import codes_at, level_of, resolve_labels
 
-    policy = table.encoded.policy
-    qis = table.encoded.quasi_identifiers
+    key = config.model_dump_json()
+    per_table = _spaces.setdefault(encoded, {})
+    if key in per_table:
+        return per_table[key]
+    policy = encoded.policy
+    qis = encoded.quasi_identifiers
     names = [c.name for c in qis]
     previous = [_load_previous(p, names, config.attribute) for p in previous_paths(policy, config)]
-    n_c = table.n_classes
-    sizes = table.sizes.astype(np.int64)
-    if n_c == 0:
-        return sizes
-    current = [
-        _string_labels(col.levels.labels[table.node[j]])[table.keys[:, j]]
-        for j, col in enumerate(qis)
-    ]
-    # per quasi-identifier: the hierarchy over every release's labels, each release's level
-    combos = pd.DataFrame({"c0": np.arange(n_c, dtype=np.int64)})
-    finest_level, finest_code = {}, {}
     levels_of = []
-    for j, name in enumerate(names):
-        ground = current[j] if not qis[j].has_hierarchy else qis[j].levels.ground
-        every = np.concatenate([_string_labels(ground), *(p.labels[j] for p in previous)])
-        levels = resolve_labels(policy, name, every)
-        levels_of.append(levels)
-        level = level_of(levels, current[j], name, "this release")
-        finest_level[name] = np.full(n_c, level, dtype=np.int64)
-        code = codes_at(levels, current[j], level)
-        finest_code[name] = np.where(current[j] == TOP, -1, code)
-    for name in names:
-        combos[f"l_{name}"] = finest_level[name]
-        combos[f"x_{name}"] = finest_code[name]
-    for i, prev in enumerate(previous, start=1):
-        combos = _join(combos, prev, i, names, levels_of)
-    return _worst_counts(table, config, combos, previous, sizes)
-
-
-def _join(combos, prev: _Previous, i: int, names: list[str], levels_of: list) -> object:
-    """Pair every combination with each class of ``prev`` that overlaps it on every
-    quasi-identifier (rows left unpaired get class −1: only ``prev``'s suppressed records)."""
-    import pandas as pd
-
-    from privcheck.label_space import codes_at, level_of
-
-    n_prev = len(prev.labels[0]) if prev.labels else 0
-    right = pd.DataFrame({f"c{i}": np.arange(n_prev, dtype=np.int64)})
-    right_level, right_code = {}, {}
-    for j, name in enumerate(names):
-        levels = levels_of[j]
-        level = level_of(levels, prev.labels[j], name, f"previous release {prev.name}")
-        right_level[name] = level
-        code = codes_at(levels, prev.labels[j], level)
-        right_code[name] = np.where(prev.labels[j] == TOP, -1, code)
-    pattern_cols = [f"l_{n}" for n in names] + [f"x_{n}" for n in names]
-    parts = []
-    # the combinations' finest levels (and '*' cells of this release) form a few patterns
-    wild = np.stack([(combos[f"x_{n}"].to_numpy() < 0) for n in names], axis=1)
-    lv = np.stack([combos[f"l_{n}"].to_numpy() for n in names], axis=1)
-    pattern_key = np.concatenate([lv, wild.astype(np.int64)], axis=1)
-    _, which = np.unique(pattern_key, axis=0, return_inverse=True)
-    for p in np.unique(which):
-        rows = combos.iloc[np.flatnonzero(which == p)].copy()
-        r = right.copy()
-        keys = []
-        for j, name in enumerate(names):
-            a = int(rows[f"l_{name}"].iloc[0])
-            b = right_level[name]
-            top = levels_of[j].height
-            if rows[f"x_{name}"].iloc[0] < 0 or (b == top and (prev.labels[j] == TOP).all()):
-                continue  # '*' on either side overlaps everything
-            target = max(a, b)
-            up_a, up_b = levels_of[j].up(a, target), levels_of[j].up(b, target)
-            rows[f"k_{name}"] = up_a[rows[f"x_{name}"].to_numpy()]
-            code_b = right_code[name]
-            r[f"k_{name}"] = np.where(code_b >= 0, up_b[np.maximum(code_b, 0)], -2)
-            keys.append(f"k_{name}")
-        merged = rows.merge(r, on=keys, how="left") if keys else rows.merge(r, how="cross")
-        merged[f"c{i}"] = merged[f"c{i}"].fillna(-1).astype(np.int64)
-        # the finer of the two labels is what the combination now knows of each value
-        paired = merged[f"c{i}"].to_numpy() >= 0
-        for name in names:
-            b = right_level[name]
-            code_b = right_code[name]
-            finer = paired & (
-                (merged[f"x_{name}"].to_numpy() < 0) | (merged[f"l_{name}"].to_numpy() > b)
-            )
-            cls = merged[f"c{i}"].to_numpy()
-            new_code = code_b[np.maximum(cls, 0)] if n_prev else np.zeros(len(cls), np.int64)
-            finer &= new_code >= 0
-            merged.loc[finer, f"l_{name}"] = b
-            merged.loc[finer, f"x_{name}"] = new_code[finer]
-        parts.append(merged[["c0", *[f"c{m}" for m in range(1, i + 1)], *pattern_cols]])
-    return pd.concat(parts, ignore_index=True)
-
-
-def _worst_counts(table, config, combos, previous: list[_Previous], sizes) -> np.ndarray:
-    """Σ_s min over the releases of each combination's counts; per class the smallest over its
-    combinations that could hold a person (count > 0); the class size when none can."""
-    import pandas as pd
-
-    cur = combos["c0"].to_numpy()
-    if config.attribute is None:  # one value: each class's size
-        from privcheck.classes import SensitiveCounts
-
-        n_classes = len(sizes)
-        s = SensitiveCounts(
-            np.arange(n_classes + 1, dtype=np.int64), np.zeros(n_classes, np.int64), sizes, 1
+    for j, col in enumerate(qis):
+        every = np.concatenate(
+            [_string_labels(col.levels.ground), *(p.labels[j] for p in previous)]
         )
+        levels_of.append(resolve_labels(policy, col.name, every))
+    prev_level, prev_code, prev_top = [], [], []
+    for prev in previous:
+        lv, cd, top = [], [], []
+        for j, name in enumerate(names):
+            level = level_of(levels_of[j], prev.labels[j], name, f"previous release {prev.name}")
+            code = codes_at(levels_of[j], prev.labels[j], level)
+            lv.append(level)
+            cd.append(np.where(prev.labels[j] == TOP, -1, code))
+            top.append(bool(len(prev.labels[j])) and bool((prev.labels[j] == TOP).all()))
+        prev_level.append(lv)
+        prev_code.append(cd)
+        prev_top.append(top)
+    if config.attribute is None:
         ground = np.asarray([""], dtype=object)
     else:
-        s = table.sensitive[config.attribute]
-        ground = _string_labels(table.encoded.sensitive[config.attribute].levels.ground)
-    lengths = s.indptr[cur + 1] - s.indptr[cur]
-    combo_of = np.repeat(np.arange(len(cur)), lengths)
-    starts = np.repeat(s.indptr[cur] - np.cumsum(lengths) + lengths, lengths)
-    entry = starts + np.arange(len(combo_of))
-    value = ground[s.values[entry]]
-    count = s.counts[entry].astype(np.int64)
-    for i, prev in enumerate(previous, start=1):
-        cls = combos[f"c{i}"].to_numpy()[combo_of]
-        star = pd.Series(prev.star_counts, index=pd.Index(prev.star_values))
-        extra = star.reindex(value).fillna(0).to_numpy(dtype=np.int64) if len(star) else 0
-        entries = pd.Series(
-            prev.count_of_entry,
-            index=pd.MultiIndex.from_arrays([prev.class_of_entry, prev.value_of_entry]),
+        ground = _string_labels(encoded.sensitive[config.attribute].levels.ground)
+    space = pd.Index(
+        pd.unique(
+            np.concatenate(
+                [ground, *(p.value_of_entry for p in previous), *(p.star_values for p in previous)]
+            )
         )
-        found = entries.reindex(pd.MultiIndex.from_arrays([cls, value])).fillna(0)
-        a = found.to_numpy(dtype=np.int64) + extra
-        unconstrained = (cls < 0) & (len(star) == 0)  # the person is in no previous class
+    )
+    n_values = max(len(space), 1)
+    prev_keys, prev_counts, prev_star = [], [], []
+    for prev in previous:
+        keys = prev.class_of_entry * n_values + space.get_indexer(prev.value_of_entry)
+        order = np.argsort(keys, kind="stable")
+        prev_keys.append(keys[order])
+        prev_counts.append(prev.count_of_entry[order].astype(np.int64))
+        star = np.zeros(n_values, dtype=np.int64)
+        np.add.at(star, space.get_indexer(prev.star_values), prev.star_counts.astype(np.int64))
+        prev_star.append(star)
+    out = _Space(
+        levels_of,
+        previous,
+        prev_level,
+        prev_code,
+        prev_top,
+        n_values,
+        space.get_indexer(ground).astype(np.int64),
+        prev_keys,
+        prev_counts,
+        prev_star,
+    )
+    per_table[key] = out
+    return out
+
+
+def _current_codes(space: _Space, table: ClassTable, j: int) -> tuple[int, np.ndarray]:
+    """The level the table's labels of quasi-identifier j read at, and each class's code there."""
+    from privcheck.label_space import codes_at, level_of
+
+    col = table.encoded.quasi_identifiers[j]
+    at = table.node[j]
+    hit = space.current.get((j, at))
+    if hit is None:
+        labels = _string_labels(col.levels.labels[at])
+        level = level_of(space.levels[j], labels, col.name, "this release")
+        code = np.where(labels == TOP, -1, codes_at(space.levels[j], labels, level))
+        hit = space.current[(j, at)] = (level, code)
+    return hit[0], hit[1][table.keys[:, j]]
+
+
+def candidate_sets(table: ClassTable, config: ReleaseSeriesConfig) -> np.ndarray:
+    """Per class: the smallest candidate set over the combinations of overlapping previous
+    classes that could hold a person (see the module docstring)."""
+    sizes = table.sizes.astype(np.int64)
+    if table.n_classes == 0:
+        return sizes
+    space = _space(table.encoded, config)
+    q = len(space.levels)
+    lvl = np.empty((table.n_classes, q), dtype=np.int64)
+    code = np.empty((table.n_classes, q), dtype=np.int64)
+    for j in range(q):
+        level, codes = _current_codes(space, table, j)
+        lvl[:, j] = level
+        code[:, j] = codes
+    classes = [np.arange(table.n_classes, dtype=np.int64)]
+    for i in range(len(space.previous)):
+        classes, lvl, code = _join(space, i, classes, lvl, code)
+    return _worst_counts(table, config, space, classes, sizes)
+
+
+def _join(space: _Space, i: int, classes: list, lvl: np.ndarray, code: np.ndarray):
+    """Pair every combination with each class of previous release i overlapping it on every
+    quasi-identifier (a combination no class overlaps is kept with class −1: only the release's
+    suppressed records can hold its person). Overlap: both labels generalized to the coarser of
+    their two levels agree ('*' overlaps everything)."""
+    from privcheck.classes import group
+
+    p_level, p_code, p_top = space.prev_level[i], space.prev_code[i], space.prev_top[i]
+    n_prev = len(p_code[0]) if p_code else 0
+    wild = code < 0
+    # rows sharing (levels, wild cells) generalize alike: usually one such pattern
+    pattern = np.concatenate([lvl, wild], axis=1)
+    _, which = np.unique(pattern, axis=0, return_inverse=True)
+    which = which.ravel()
+    left_parts, right_parts = [], []
+    for p in range(int(which.max()) + 1):
+        rows = np.flatnonzero(which == p)
+        left_cols, right_cols, cards = [], [], []
+        for j, levels in enumerate(space.levels):
+            if wild[rows[0], j] or p_top[j]:
+                continue  # '*' on either side overlaps everything
+            a, b = int(lvl[rows[0], j]), p_level[j]
+            top = max(a, b)
+            left_cols.append(levels.up(a, top)[code[rows, j]])
+            right = levels.up(b, top)[np.maximum(p_code[j], 0)]
+            right_cols.append(np.where(p_code[j] >= 0, right, levels.cardinality(top)))
+            cards.append(levels.cardinality(top) + 1)
+        if left_cols and n_prev:
+            both = [np.concatenate([lc, rc]) for lc, rc in zip(left_cols, right_cols, strict=True)]
+            ids, _ = group(both, cards)
+            left_id, right_id = ids[: len(rows)], ids[len(rows) :]
+        else:  # nothing to compare: every class overlaps
+            left_id = np.zeros(len(rows), dtype=np.int64)
+            right_id = np.zeros(n_prev, dtype=np.int64)
+        order = np.argsort(right_id, kind="stable")
+        lo = np.searchsorted(right_id[order], left_id, "left")
+        hi = np.searchsorted(right_id[order], left_id, "right")
+        hits = hi - lo
+        reps = np.maximum(hits, 1)
+        left = np.repeat(rows, reps)
+        offset = np.arange(len(left)) - np.repeat(np.cumsum(reps) - reps, reps)
+        matched = np.repeat(hits, reps) > 0
+        pick = np.minimum(np.repeat(lo, reps) + offset, max(n_prev - 1, 0))
+        right_cls = np.where(matched, order[pick] if n_prev else -1, -1)
+        left_parts.append(left)
+        right_parts.append(right_cls)
+    left = np.concatenate(left_parts)
+    right_cls = np.concatenate(right_parts)
+    lvl, code = lvl[left].copy(), code[left].copy()
+    paired = right_cls >= 0
+    for j in range(len(space.levels)):
+        # the finer of the two labels is what the combination now knows of each value
+        new = p_code[j][np.maximum(right_cls, 0)] if n_prev else np.full(len(left), -1)
+        finer = paired & (new >= 0) & ((code[:, j] < 0) | (lvl[:, j] > p_level[j]))
+        lvl[finer, j] = p_level[j]
+        code[finer, j] = new[finer]
+    return [c[left] for c in classes] + [right_cls], lvl, code
+
+
+def _worst_counts(table, config, space: _Space, classes: list, sizes) -> np.ndarray:
+    """Σ_s min over the releases of each combination's counts; per class the smallest over its
+    combinations that could hold a person (count > 0); the class size when none can."""
+    cur = classes[0]
+    if config.attribute is None:  # one value: each class's size
+        indptr = np.arange(len(sizes) + 1, dtype=np.int64)
+        values, counts = np.zeros(len(sizes), np.int64), sizes
+    else:
+        s = table.sensitive[config.attribute]
+        indptr, values, counts = s.indptr, s.values, s.counts
+    lengths = indptr[cur + 1] - indptr[cur]
+    combo_of = np.repeat(np.arange(len(cur)), lengths)
+    entry = np.repeat(indptr[cur] - np.cumsum(lengths) + lengths, lengths) + np.arange(
+        len(combo_of)
+    )
+    vid = space.current_values[values[entry]]
+    count = counts[entry].astype(np.int64)
+    for i in range(len(space.previous)):
+        cls = classes[i + 1][combo_of]
+        keys = np.maximum(cls, 0) * space.n_values + vid
+        at = np.minimum(np.searchsorted(space.prev_keys[i], keys), len(space.prev_keys[i]) - 1)
+        found = (
+            np.where((cls >= 0) & (space.prev_keys[i][at] == keys), space.prev_counts[i][at], 0)
+            if len(space.prev_keys[i])
+            else np.zeros(len(keys), dtype=np.int64)
+        )
+        star = space.prev_star[i]
+        a = found + star[vid]
+        unconstrained = (cls < 0) & (star.sum() == 0)  # the person is in no previous class
         count = np.where(unconstrained, count, np.minimum(count, a))
     per_combo = np.bincount(combo_of, weights=count, minlength=len(cur)).astype(np.int64)
     feasible = per_combo > 0
