@@ -26,7 +26,8 @@ understood); their rows with only some cells ``*`` are left out (fewer candidate
 The sensitive attribute matched on is ``attribute`` (default: the only one). A policy without
 sensitive attributes gives the releases nothing to be matched on: each combination then leaves
 its smallest class (at most that many people are in all of them), so the model holds when every
-overlapping class of every release has k records. Releases linked by a shared row key are
+overlapping class of every release has k records; a previous release that does not publish the
+sensitive attribute likewise bounds a combination by its class size. Releases linked by a shared row key are
 measured by the ``release-intersection`` attack (``--param key=``).
 
 Properties: *not monotone* (coarsening this release makes its class overlap more previous
@@ -83,6 +84,10 @@ class _Previous:
     count_of_entry: np.ndarray
     star_values: np.ndarray
     star_counts: np.ndarray
+    #: whether the release publishes the sensitive attribute; one that does not cannot be
+    #: matched on it and bounds a combination only by its class size (plus suppressed records)
+    matched: bool = True
+    class_sizes: np.ndarray | None = None
 
 
 _previous_cache: dict[tuple, _Previous] = {}
@@ -114,12 +119,13 @@ def _load_previous(path: Path, qis: list[str], attribute: str | None) -> _Previo
     from privcheck.io import read_table
 
     frame = read_table(path)
-    absent = [c for c in [*qis, *([attribute] if attribute else [])] if c not in frame.columns]
+    absent = [c for c in qis if c not in frame.columns]
     if absent:
         raise DataError(
             f"the previous release {path.name} has no column {absent[0]!r}; the releases of a "
-            "series carry the same quasi-identifiers and sensitive attribute"
+            "series carry the same quasi-identifiers"
         )
+    matched = attribute is None or attribute in frame.columns
     if len(frame) == 0:
         raise DataError(f"the previous release {path.name} has no records")
     labels = [_string_labels(frame[q].to_numpy(dtype=object)) for q in qis]
@@ -127,7 +133,7 @@ def _load_previous(path: Path, qis: list[str], attribute: str | None) -> _Previo
     full = star.all(axis=1)
     # a row with only some cells '*' covers more than its class: left out (stricter)
     kept = np.flatnonzero((~star.any(axis=1) | _top_columns(star)) & ~full)
-    if attribute is None:  # nothing to match on: every row carries the same (empty) value
+    if attribute is None or not matched:  # nothing to match on: one (empty) value for all
         values = np.full(len(frame), "", dtype=object)
     else:
         values = _string_labels(frame[attribute].to_numpy(dtype=object))
@@ -151,6 +157,8 @@ def _load_previous(path: Path, qis: list[str], attribute: str | None) -> _Previo
         pair_counts,
         star_v.astype(object),
         star_c,
+        matched,
+        np.bincount(cls, minlength=n_cls).astype(np.int64),
     )
     _previous_cache[key] = out
     return out
@@ -384,7 +392,14 @@ def _worst_counts(table, config, space: _Space, classes: list, sizes) -> np.ndar
     )
     vid = space.current_values[values[entry]]
     count = counts[entry].astype(np.int64)
-    for i in range(len(space.previous)):
+    caps = []  # releases without the sensitive attribute: at most their class holds the person
+    for i, prev in enumerate(space.previous):
+        if not prev.matched:
+            cls = classes[i + 1]
+            star_total = int(prev.star_counts.sum())
+            size = np.where(cls >= 0, prev.class_sizes[np.maximum(cls, 0)], 0) + star_total
+            caps.append(np.where((cls < 0) & (star_total == 0), np.iinfo(np.int64).max, size))
+            continue
         cls = classes[i + 1][combo_of]
         keys = np.maximum(cls, 0) * space.n_values + vid
         at = np.minimum(np.searchsorted(space.prev_keys[i], keys), len(space.prev_keys[i]) - 1)
@@ -398,6 +413,8 @@ def _worst_counts(table, config, space: _Space, classes: list, sizes) -> np.ndar
         unconstrained = (cls < 0) & (star.sum() == 0)  # the person is in no previous class
         count = np.where(unconstrained, count, np.minimum(count, a))
     per_combo = np.bincount(combo_of, weights=count, minlength=len(cur)).astype(np.int64)
+    for cap in caps:
+        per_combo = np.minimum(per_combo, cap)
     feasible = per_combo > 0
     worst = np.full(len(sizes), np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(worst, cur[feasible], per_combo[feasible])

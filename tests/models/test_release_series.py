@@ -231,9 +231,9 @@ def test_bad_input(tmp_path, cli):
     res = cli("check", tmp_path / "cur.csv", "--policy", policy)
     assert res.returncode == 2 and "previous release not found" in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
-    data.drop(columns="disease").to_csv(tmp_path / "nodisease.csv", index=False)
-    res = cli("check", tmp_path / "cur.csv", "--policy", _policy(tmp_path, ["nodisease.csv"]))
-    assert res.returncode == 2 and "has no column 'disease'" in res.stderr
+    data.drop(columns="age").to_csv(tmp_path / "noage.csv", index=False)
+    res = cli("check", tmp_path / "cur.csv", "--policy", _policy(tmp_path, ["noage.csv"]))
+    assert res.returncode == 2 and "has no column 'age'" in res.stderr
     mixed = data.astype(str)
     mixed.loc[:10, "age"] = "20-29"
     mixed.to_csv(tmp_path / "mixed.csv", index=False)
@@ -295,3 +295,15 @@ def test_without_sensitive_attribute_smallest_overlapping_class(tmp_path):
     labels = [lab["age"] for lab in table.class_labels(np.arange(table.n_classes))]
     values = dict(zip(labels, candidate_sets(table, policy.models[0]).tolist(), strict=True))
     assert values == {"20-39": 2, "40-59": 4}
+
+
+def test_previous_release_without_the_sensitive_attribute_bounds_by_class_size(tmp_path):
+    """A previous release that does not publish the value cannot be matched on it: a
+    combination keeps at most that release's class (20-39 overlaps 20-29 ×2 and 30-39 ×1)."""
+    pd.DataFrame(
+        {"age": ["20-29", "20-29", "30-39", "40-49", "40-49", "40-49"], "sex": "m"}
+    ).to_csv(tmp_path / "prev.csv", index=False)
+    current = pd.DataFrame(
+        {"age": ["20-39"] * 3 + ["40-59"] * 3, "sex": "m", "disease": ["hiv", "flu", "flu"] * 2}
+    )
+    assert _model_values(tmp_path, current, ["prev.csv"]) == {("20-39", "m"): 1, ("40-59", "m"): 3}
