@@ -27,8 +27,8 @@ The sensitive attribute matched on is ``attribute`` (default: the only one). A p
 sensitive attributes gives the releases nothing to be matched on: each combination then leaves
 its smallest class (at most that many people are in all of them), so the model holds when every
 overlapping class of every release has k records; a previous release that does not publish the
-sensitive attribute likewise bounds a combination by its class size. Releases linked by a shared row key are
-measured by the ``release-intersection`` attack (``--param key=``).
+sensitive attribute likewise bounds a combination by its class size. Releases linked by a shared
+row key are measured by the ``release-intersection`` attack (``--param key=``).
 
 Properties: *not monotone* (coarsening this release makes its class overlap more previous
 classes, and a newly overlapped one may hold a rare value) and not monotone with suppression;
