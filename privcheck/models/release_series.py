@@ -208,6 +208,8 @@ class _Space:
     prev_star: list[np.ndarray]  # suppressed records per value id
     #: (quasi-identifier, level of the table's labels) → (inferred level, code of each label)
     current: dict[tuple[int, int], tuple[int, np.ndarray]] = field(default_factory=dict)
+    #: previous release → comparison pattern → its classes keyed and sorted (``_right_index``)
+    right: dict[int, dict[tuple, tuple]] = field(default_factory=dict)
 
 
 _spaces: weakref.WeakKeyDictionary[EncodedTable, dict[str, _Space]] = weakref.WeakKeyDictionary()
@@ -327,32 +329,36 @@ def _join(space: _Space, i: int, classes: list, lvl: np.ndarray, code: np.ndarra
     n_prev = len(p_code[0]) if p_code else 0
     wild = code < 0
     # rows sharing (levels, wild cells) generalize alike: usually one such pattern
-    pattern = np.concatenate([lvl, wild], axis=1)
-    _, which = np.unique(pattern, axis=0, return_inverse=True)
-    which = which.ravel()
+    which = _pattern_ids(lvl, wild)
     left_parts, right_parts = [], []
     for p in range(int(which.max()) + 1):
-        rows = np.flatnonzero(which == p)
-        left_cols, right_cols, cards = [], [], []
-        for j, levels in enumerate(space.levels):
-            if wild[rows[0], j] or p_top[j]:
-                continue  # '*' on either side overlaps everything
-            a, b = int(lvl[rows[0], j]), p_level[j]
-            top = max(a, b)
-            left_cols.append(levels.up(a, top)[code[rows, j]])
-            right = levels.up(b, top)[np.maximum(p_code[j], 0)]
-            right_cols.append(np.where(p_code[j] >= 0, right, levels.cardinality(top)))
-            cards.append(levels.cardinality(top) + 1)
-        if left_cols and n_prev:
-            both = [np.concatenate([lc, rc]) for lc, rc in zip(left_cols, right_cols, strict=True)]
-            ids, _ = group(both, cards)
-            left_id, right_id = ids[: len(rows)], ids[len(rows) :]
-        else:  # nothing to compare: every class overlaps
+        rows = np.flatnonzero(which == p) if which.any() else np.arange(len(which))
+        # the quasi-identifiers compared and the level both sides are generalized to
+        tops = tuple(
+            (j, max(int(lvl[rows[0], j]), p_level[j]))
+            for j in range(len(space.levels))
+            if not (wild[rows[0], j] or p_top[j])  # '*' on either side overlaps everything
+        )
+        sorted_keys, order, cards = _right_index(space, i, tops)
+        if sorted_keys is not None:
             left_id = np.zeros(len(rows), dtype=np.int64)
-            right_id = np.zeros(n_prev, dtype=np.int64)
-        order = np.argsort(right_id, kind="stable")
-        lo = np.searchsorted(right_id[order], left_id, "left")
-        hi = np.searchsorted(right_id[order], left_id, "right")
+            for (j, top), card in zip(tops, cards, strict=True):
+                a = int(lvl[rows[0], j])
+                left_id = left_id * card + space.levels[j].up(a, top)[code[rows, j]]
+        else:  # keys too wide for one int64: group both sides together
+            left_cols, right_cols = [], []
+            for j, top in tops:
+                levels = space.levels[j]
+                left_cols.append(levels.up(int(lvl[rows[0], j]), top)[code[rows, j]])
+                right = levels.up(p_level[j], top)[np.maximum(p_code[j], 0)]
+                right_cols.append(np.where(p_code[j] >= 0, right, levels.cardinality(top)))
+            both = [np.concatenate([lc, rc]) for lc, rc in zip(left_cols, right_cols, strict=True)]
+            ids, _ = group(both, list(cards))
+            left_id, right_id = ids[: len(rows)], ids[len(rows) :]
+            order = np.argsort(right_id, kind="stable")
+            sorted_keys = right_id[order]
+        lo = np.searchsorted(sorted_keys, left_id, "left")
+        hi = np.searchsorted(sorted_keys, left_id, "right")
         hits = hi - lo
         reps = np.maximum(hits, 1)
         left = np.repeat(rows, reps)
@@ -373,6 +379,44 @@ def _join(space: _Space, i: int, classes: list, lvl: np.ndarray, code: np.ndarra
         lvl[finer, j] = p_level[j]
         code[finer, j] = new[finer]
     return [c[left] for c in classes] + [right_cls], lvl, code
+
+
+def _right_index(space: _Space, i: int, tops: tuple) -> tuple:
+    """Previous release i's classes keyed for one comparison pattern (each compared
+    quasi-identifier generalized to its level in ``tops``): the sorted mixed-radix keys and the
+    classes in that order, cached per pattern as every node of a search repeats a few; (None,
+    None, cards) when the keys would not fit one int64."""
+    cache = space.right.setdefault(i, {})
+    hit = cache.get(tops)
+    if hit is not None:
+        return hit
+    p_level, p_code = space.prev_level[i], space.prev_code[i]
+    n_prev = len(p_code[0]) if p_code else 0
+    cards = tuple(space.levels[j].cardinality(top) + 1 for j, top in tops)
+    if int(np.prod([float(c) for c in cards])) >= 1 << 62:
+        hit = (None, None, cards)
+    else:
+        key = np.zeros(n_prev, dtype=np.int64)
+        for (j, top), card in zip(tops, cards, strict=True):
+            levels = space.levels[j]
+            right = levels.up(p_level[j], top)[np.maximum(p_code[j], 0)]
+            key = key * card + np.where(p_code[j] >= 0, right, card - 1)
+        order = np.argsort(key, kind="stable")
+        hit = (key[order], order, cards)
+    cache[tops] = hit
+    return hit
+
+
+def _pattern_ids(lvl: np.ndarray, wild: np.ndarray) -> np.ndarray:
+    """A small id per row for its (levels, '*' cells) pattern: one int64 key per row and a fast
+    path for the usual single pattern (``np.unique(axis=0)`` sorts a structured view)."""
+    base = int(lvl.max(initial=0)) + 2
+    key = np.zeros(len(lvl), dtype=np.int64)
+    for j in range(lvl.shape[1]):
+        key = key * base + np.where(wild[:, j], base - 1, lvl[:, j])
+    if len(key) == 0 or (key == key[0]).all():
+        return np.zeros(len(key), dtype=np.int64)
+    return np.unique(key, return_inverse=True)[1].ravel()
 
 
 def _worst_counts(table, config, space: _Space, classes: list, sizes) -> np.ndarray:
