@@ -58,8 +58,9 @@ def release_intersection(
     ``key`` links the releases' rows by a shared row-key column; without it they are matched on
     the ``sensitive`` columns (comma-separated; default: the policy's sensitive attributes). ``k``
     defaults to the policy's k-anonymity (or k-anonymity-across-releases) k. ``rows`` restricts
-    the scored records (the intruder's targets; default all). Returns the figures and the
-    per-record ``candidates`` array (over ``rows``).
+    the scored records (the intruder's targets; default all). Returns the figures, the
+    per-record ``candidates`` array and ``records``, the 0-based original rows it is for (the
+    scored rows some release holds).
     """
     from privcheck.policy import load_policy
 
@@ -134,6 +135,7 @@ def release_intersection(
         figures["share_sensitive_disclosed_single"] = _share(disclosed_single[scored])
     figures["share_absent"] = _share(absent[scored])
     figures["candidates"] = candidates
+    figures["records"] = scored
     return figures
 
 

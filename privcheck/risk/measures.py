@@ -529,6 +529,7 @@ class ReleaseIntersection(RiskMeasure):
             **params,
         )
         candidates = res.pop("candidates")
+        records = res.pop("records")
         risk = 1.0 / np.maximum(candidates, 1)
         return RiskOutcome(
             reidentification_rate=float(risk.mean()) if len(risk) else None,
@@ -537,7 +538,7 @@ class ReleaseIntersection(RiskMeasure):
             attribute_contribution={},
             contribution_kind="",
             figures=res,
-            detail={**res, "candidates": candidates.tolist()},
+            detail={**res, "records": records.tolist(), "candidates": candidates.tolist()},
         )
 
 

@@ -251,6 +251,8 @@ def test_cli_several_masked(cli, tmp_path):
     expected, _, _ = _brute_by_value(data, [pd.read_csv(p, dtype=str) for p in paths])
     assert out["figures"]["share_below_k"] == pytest.approx(np.mean(np.array(expected) < 3))
     assert out["figures"]["linking"] == "sensitive"
+    assert out["detail"]["candidates"] == expected
+    assert out["detail"]["records"] == list(range(len(expected)))
     assert out["masked"] == f"{paths[0]}, {paths[1]}"
     text = cli(*args, "--attack", "release-intersection")
     assert text.returncode == 0 and "share_below_k" in text.stdout, text.stderr
