@@ -459,10 +459,15 @@ def _worst_counts(table, config, space: _Space, classes: list, sizes) -> np.ndar
     per_combo = np.bincount(combo_of, weights=count, minlength=len(cur)).astype(np.int64)
     for cap in caps:
         per_combo = np.minimum(per_combo, cap)
-    feasible = per_combo > 0
-    worst = np.full(len(sizes), np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(worst, cur[feasible], per_combo[feasible])
-    return np.where(worst == np.iinfo(np.int64).max, sizes, worst)
+    big = np.iinfo(np.int64).max
+    per_combo = np.where(per_combo > 0, per_combo, big)  # 0: no person fits the combination
+    if len(cur) > 1 and (np.diff(cur) < 0).any():  # several patterns: order by class
+        order = np.argsort(cur, kind="stable")
+        cur, per_combo = cur[order], per_combo[order]
+    worst = np.full(len(sizes), big, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, cur[1:] != cur[:-1]])
+    worst[cur[starts]] = np.minimum.reduceat(per_combo, starts)
+    return np.where(worst == big, sizes, worst)
 
 
 @hookimpl
