@@ -561,11 +561,6 @@ def risk(
     attrs = None
     if intruder_attributes is not None:
         attrs = [a.strip() for a in intruder_attributes.split(",") if a.strip()]
-    if len(masked) > 1 and not getattr(measure, "several_releases", False):
-        raise PolicyError(
-            f"attack {attack} takes one release (--masked); only attacks across releases "
-            "(release-intersection) take several"
-        )
     releases = [read_table(m) for m in masked]
     report = assess(
         read_table(original),

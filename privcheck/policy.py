@@ -442,26 +442,27 @@ class Policy(_Strict):
     def identifiers(self) -> list[str]:
         return [n for n, a in self.attributes.items() if a.role is Role.identifier]
 
+    def resolve_path(self, name: str | Path) -> Path:
+        """A path the policy names, relative to the policy file's folder (to the working
+        directory for a policy given as a dict)."""
+        path = Path(name)
+        if not path.is_absolute() and self.base_dir is not None:
+            path = self.base_dir / path
+        return path
+
     def input_files(self) -> list[Path]:
         """The files the policy reads (table hierarchies, population table, a model's inputs such
         as previous releases), resolved against its folder: an output must never overwrite one."""
-        files = []
-        for attr in self.attributes.values():
-            spec = attr.hierarchy
-            if isinstance(spec, TableHierarchy) and spec.path is not None:
-                path = Path(spec.path)
-                if not path.is_absolute() and self.base_dir is not None:
-                    path = self.base_dir / path
-                files.append(path)
-        named = [str(self.population.path)] if isinstance(self.population, PopulationTable) else []
+        named = [
+            attr.hierarchy.path
+            for attr in self.attributes.values()
+            if isinstance(attr.hierarchy, TableHierarchy) and attr.hierarchy.path is not None
+        ]
+        if isinstance(self.population, PopulationTable):
+            named.append(self.population.path)
         for model in self.models:
             named.extend(model.input_paths())
-        for name in named:
-            path = Path(name)
-            if not path.is_absolute() and self.base_dir is not None:
-                path = self.base_dir / path
-            files.append(path)
-        return files
+        return [self.resolve_path(name) for name in named]
 
     def model_entries(self, name: str) -> list[ModelConfig]:
         return [m for m in self.models if m.model == name]

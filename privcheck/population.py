@@ -94,10 +94,7 @@ def population_path(policy: Policy) -> Path | None:
     spec = policy.population
     if not isinstance(spec, PopulationTable):
         return None
-    path = Path(spec.path)
-    if not path.is_absolute() and policy.base_dir is not None:
-        path = policy.base_dir / path
-    return path
+    return policy.resolve_path(spec.path)
 
 
 def population_size(policy: Policy, n_records: int, model: str) -> int:

@@ -94,13 +94,7 @@ _previous_cache: dict[tuple, _Previous] = {}
 
 
 def previous_paths(policy: Policy, config: ReleaseSeriesConfig) -> list[Path]:
-    out = []
-    for p in config.previous:
-        path = Path(p)
-        if not path.is_absolute() and policy.base_dir is not None:
-            path = policy.base_dir / path
-        out.append(path)
-    return out
+    return [policy.resolve_path(p) for p in config.previous]
 
 
 def _load_previous(path: Path, qis: list[str], attribute: str | None) -> _Previous:

@@ -85,7 +85,9 @@ def release_intersection(
             raise DataError(f"{name} has no records; nothing to intersect")
 
     # distinct original quasi-identifier combinations and, per release, its classes
-    encoded = [_encode_original(original, q, policy) for q in qis]
+    from privcheck.encoding import encode_column
+
+    encoded = [encode_column(original[q], q, policy.attributes[q], policy) for q in qis]
     codes = [e.codes.astype(np.int64) for e in encoded]
     from privcheck.classes import group
 
@@ -99,8 +101,7 @@ def release_intersection(
     scored = np.arange(n) if rows is None else np.asarray(rows, dtype=np.int64)
     disclosed = disclosed_single = None
     if key is not None:
-        _check_own_rows_by_key(original, releases, key, covers, u_ground, u_of, names)
-        per_u, single, holds = _by_key(original, releases, key, covers, names, u_ground)
+        per_u, single, holds = _by_key(original, releases, key, covers, names, u_ground, u_of)
         joint = per_u[u_of]
         # alone: the fewest rows covering the record in one release that holds it
         big = np.iinfo(np.int64).max
@@ -170,12 +171,6 @@ def _sensitive_columns(policy: Any, sensitive: str | None) -> list[str]:
             "release carries) or --param sensitive=COLUMN"
         )
     return list(cols)
-
-
-def _encode_original(original: pd.DataFrame, q: str, policy: Any):
-    from privcheck.encoding import encode_column
-
-    return encode_column(original[q], q, policy.attributes[q], policy)
 
 
 class _ReleaseCover:
@@ -263,9 +258,10 @@ def _key_index(frame: pd.DataFrame, key: str, name: str) -> pd.Index:
     return values
 
 
-def _by_key(original, releases, key, covers, names, u_ground):
+def _by_key(original, releases, key, covers, names, u_ground, u_of):
     """Candidate counts (jointly, and per release alone) when the releases' rows are linked by
-    ``key``: the individuals whose rows cover the combination in every release holding them."""
+    ``key``: the individuals whose rows cover the combination in every release holding them.
+    Each record's own released row must cover it (else the release is of other data)."""
     from privcheck.classes import group
 
     keys = _key_index(original, key, names[0])
@@ -279,6 +275,7 @@ def _by_key(original, releases, key, covers, names, u_ground):
                 "does not hold; the releases must be of the original's individuals"
             )
         row = rel_keys.get_indexer(keys)  # −1: absent from this release
+        _check_own_rows(cover, row, keys, key, u_ground, u_of, name)
         holds.append(row >= 0)
         cls = np.where(row >= 0, cover.row_class[np.maximum(row, 0)], cover.n_classes)
         joint_cols.append(cls.astype(np.int64))
@@ -306,22 +303,19 @@ def _by_key(original, releases, key, covers, names, u_ground):
     return joint, single, np.stack(holds, axis=1)
 
 
-def _check_own_rows_by_key(original, releases, key, covers, u_ground, u_of, names) -> None:
-    """Each record's own released row must cover it (else the release is of other data)."""
-    keys = _key_index(original, key, names[0])
-    for release, cover, name in zip(releases, covers, names[1:], strict=True):
-        row = _key_index(release, key, name).get_indexer(keys)
-        present = np.flatnonzero(row >= 0)
-        cls = cover.row_class[row[present]]
-        ok = np.ones(len(present), dtype=bool)
-        for j, vc in enumerate(cover.value_cover):
-            ok &= vc[u_ground[u_of[present], j], cover.class_values[cls, j]]
-        if not ok.all():
-            r = int(present[np.flatnonzero(~ok)[0]])
-            raise DataError(
-                f"{name}'s row for {key}={keys[r]!r} does not cover that record's "
-                "quasi-identifiers in the original; is the row key the same individual in both?"
-            )
+def _check_own_rows(cover, row, keys, key, u_ground, u_of, name) -> None:
+    """Every record a release holds (``row`` ≥ 0: its row there) is covered by that row."""
+    present = np.flatnonzero(row >= 0)
+    cls = cover.row_class[row[present]]
+    ok = np.ones(len(present), dtype=bool)
+    for j, vc in enumerate(cover.value_cover):
+        ok &= vc[u_ground[u_of[present], j], cover.class_values[cls, j]]
+    if not ok.all():
+        r = int(present[np.flatnonzero(~ok)[0]])
+        raise DataError(
+            f"{name}'s row for {key}={keys[r]!r} does not cover that record's "
+            "quasi-identifiers in the original; is the row key the same individual in both?"
+        )
 
 
 def _by_sensitive(original, releases, columns, covers, u_ground, u_of):

@@ -413,6 +413,14 @@ class IntervalDisclosure(RiskMeasure):
         )
 
 
+def _require_target(attack: str, what: str, params: dict[str, Any], seed: int) -> None:
+    """The model-based attacks need ``--param target=COLUMN``; their learners draw from the
+    run's seed unless ``random_state`` is given."""
+    if "target" not in params:
+        raise PolicyError(f"attack {attack} needs {what}: --param target=COLUMN")
+    params.setdefault("random_state", seed)
+
+
 class MembershipInference(RiskMeasure):
     """Shadow-model membership inference on a released model or synthetic table."""
 
@@ -433,15 +441,8 @@ class MembershipInference(RiskMeasure):
 
     @classmethod
     def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
-        from privcheck.risk.membership import membership_inference
-
-        if "target" not in params:
-            raise PolicyError(
-                "attack membership-inference needs the label the model predicts: "
-                "--param target=COLUMN"
-            )
-        params.setdefault("random_state", inputs.seed)
-        res = membership_inference(inputs.original, inputs.masked, **params)
+        _require_target(cls.name, "the label the model predicts", params, inputs.seed)
+        res = cls.function()(inputs.original, inputs.masked, **params)
         return RiskOutcome(
             reidentification_rate=None,
             certain_rate=None,
@@ -473,12 +474,8 @@ class DDMBAR(RiskMeasure):
 
     @classmethod
     def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
-        from privcheck.risk.absent_attribute import ddmbar
-
-        if "target" not in params:
-            raise PolicyError("attack ddmbar needs the attacked attribute: --param target=COLUMN")
-        params.setdefault("random_state", inputs.seed)
-        res = ddmbar(inputs.original, inputs.masked, **params)
+        _require_target(cls.name, "the attacked attribute", params, inputs.seed)
+        res = cls.function()(inputs.original, inputs.masked, **params)
         agree = np.asarray(res["agree"], dtype=np.float64)
         return RiskOutcome(
             reidentification_rate=None,
@@ -517,11 +514,9 @@ class ReleaseIntersection(RiskMeasure):
 
     @classmethod
     def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
-        from privcheck.risk.intersection import release_intersection
-
         if inputs.policy is None:
             raise PolicyError("the release-intersection attack needs the policy's hierarchies")
-        res = release_intersection(
+        res = cls.function()(
             inputs.original,
             [inputs.masked, *inputs.others],
             inputs.policy,
