@@ -98,8 +98,8 @@ def demo_dir() -> Path:
 
 
 def emit(text: str, output: Path | None) -> None:
-    """Print to stdout, or write ``output`` atomically."""
-    if output is None:
+    """Print to stdout (no ``output``, or ``-``), or write ``output`` atomically."""
+    if output is None or str(output) == "-":
         typer.echo(text, nl=not text.endswith("\n"))
     else:
         from privcheck.io import write_text_atomic
@@ -318,9 +318,9 @@ def anonymize(
     Exit 0 when the release satisfies the policy, 1 when a masking method that does not enforce
     it (rank swapping, noise, …) wrote a release that fails it, 2 on bad input.
     """
-    from privcheck.io import write_text_atomic
+    from privcheck.io import all_or_nothing, write_text_atomic
     from privcheck.params import parse_params
-    from privcheck.progress import is_quiet, progress
+    from privcheck.progress import is_quiet
     from privcheck.report_format import report_file_format
 
     if (data is None) == (graph is None):
@@ -332,46 +332,21 @@ def anonymize(
         policy,
         directories=("--output",) if engine is Engine.spark else (),
     )
+    if graph is None:
+        require_release_path(output, engine)
     params = parse_params(param)
-    if graph is not None:
-        from privcheck.graph.policy_anonymize import anonymize_graph_file
-
-        result = anonymize_graph_file(
-            graph,
-            policy,
-            output,
-            seed=seed,
-            algorithm=None if algorithm == "incognito" else algorithm,  # the table default
-            **params,
-        )
-        text = result.summary()
-    else:
-        from privcheck.anonymizers import anonymize as run_anonymize
-        from privcheck.engines.output import write_release
-        from privcheck.report import render_anonymization_text
-
-        frame: object = data
-        if engine is not Engine.pandas:
-            from privcheck.engines.readers import open_frame
-
-            frame = open_frame(str(data), engine.value, spark_master)
-            params["max_groups"] = max_groups
-        with progress(total=None, description=f"{algorithm} search") as bar:
-            release, result = run_anonymize(
-                frame,
-                policy,
-                algorithm,
-                seed=seed,
-                keep_order=keep_order,
-                previous=previous,
-                progress=bar.update,
-                **params,
-            )
-        write_release(release, output)
-        result.source = str(data)
-        text = render_anonymization_text(result)
-    if report is not None:
-        write_text_atomic(report, render_anonymization(result, report_fmt, text))
+    with all_or_nothing():  # the release and its report, both or neither
+        if graph is not None:
+            result, text = _anonymize_graph(graph, policy, output, algorithm, seed, params)
+        else:
+            if engine is not Engine.pandas:
+                params["max_groups"] = max_groups
+            result, text = _anonymize_table(
+                data, policy, output, algorithm, params, keep_order=keep_order, seed=seed,
+                previous=previous, engine=engine, spark_master=spark_master,
+            )  # fmt: skip
+        if report is not None:
+            write_text_atomic(report, render_anonymization(result, report_fmt, text))
     typer.echo(text, nl=not text.endswith("\n"))
     if not is_quiet():
         typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
@@ -381,6 +356,69 @@ def anonymize(
         # only masking methods and synthetic-spatial (when it misses the degree sequence)
         # return a release that fails the policy
         raise typer.Exit(1)
+
+
+def require_release_path(output: Path, engine: Engine) -> None:
+    """A release goes to a file privcheck reads back (``check`` must be able to re-check it):
+    CSV/TSV or Parquet by its extension; a Spark release is a folder of Parquet parts."""
+    from privcheck.errors import DataError
+    from privcheck.io import RELEASE_SUFFIXES
+
+    if str(output) == "-":
+        raise DataError(
+            "--output - : a release is written to a file (it is re-checked and kept); name a "
+            ".csv, .tsv or .parquet file"
+        )
+    if engine is not Engine.spark and output.suffix.lower() not in RELEASE_SUFFIXES:
+        raise DataError(
+            f"--output {output}: privcheck writes and reads back releases as .csv, .tsv or "
+            f".parquet, not {output.suffix or 'a file without extension'}; rename it"
+        )
+
+
+def _anonymize_graph(graph, policy, output, algorithm, seed, params):
+    """k-degree anonymization of a graph file; its release is staged at ``output``."""
+    from privcheck.graph.policy_anonymize import anonymize_graph_file
+
+    result = anonymize_graph_file(
+        graph,
+        policy,
+        output,
+        seed=seed,
+        algorithm=None if algorithm == "incognito" else algorithm,  # the table default
+        **params,
+    )
+    return result, result.summary()
+
+
+def _anonymize_table(
+    data, policy, output, algorithm, params, *, keep_order, seed, previous, engine, spark_master
+):
+    """Anonymize a table (pandas or an engine) and stage its release at ``output``."""
+    from privcheck.anonymizers import anonymize as run_anonymize
+    from privcheck.engines.output import write_release
+    from privcheck.progress import progress
+    from privcheck.report import render_anonymization_text
+
+    frame: object = data
+    if engine is not Engine.pandas:
+        from privcheck.engines.readers import open_frame
+
+        frame = open_frame(str(data), engine.value, spark_master)
+    with progress(total=None, description=f"{algorithm} search") as bar:
+        release, result = run_anonymize(
+            frame,
+            policy,
+            algorithm,
+            seed=seed,
+            keep_order=keep_order,
+            previous=previous,
+            progress=bar.update,
+            **params,
+        )
+    write_release(release, output)
+    result.source = str(data)
+    return result, render_anonymization_text(result)
 
 
 def _note_dropped(removed: list[str], policy: Path) -> None:
@@ -630,6 +668,7 @@ def apply(
         policy,
         directories=("--output",) if engine is Engine.spark else (),
     )
+    require_release_path(output, engine)
     frame: object = data
     if engine is not Engine.pandas:
         from privcheck.engines.readers import open_frame
@@ -668,7 +707,13 @@ def hook(
 
     if fmt not in ("text", "github"):
         raise typer.BadParameter(f"--format must be text or github; got {fmt!r}")
-    code = run_hook(list(files or []), config, github=fmt == "github", echo=typer.echo)
+    code = run_hook(
+        list(files or []),
+        config,
+        github=fmt == "github",
+        echo=typer.echo,
+        echo_error=lambda line: typer.echo(line, err=True),
+    )
     raise typer.Exit(code)
 
 
@@ -749,14 +794,45 @@ def demo() -> None:
 
 
 def main() -> None:
-    """Entry point: run the app, turning user errors into one line and exit code 2."""
+    """Entry point: run the app, turning user errors into one line and exit code 2.
+
+    Click's own usage errors (an unknown option, a missing argument, a value of the wrong
+    type) are printed the same way — one line naming the problem and where help is — so a
+    hook or CI log reads every refusal alike."""
+    click = _click_exceptions()
     try:
-        app(standalone_mode=True)
+        code = app(standalone_mode=False)
     except PrivcheckError as exc:
-        typer.echo(f"privcheck: error: {exc}", err=True)
+        typer.echo(f"privcheck: error: {_one_line(str(exc))}", err=True)
         sys.exit(2)
-    except (BrokenPipeError, KeyboardInterrupt):  # pragma: no cover
+    except click.NoArgsIsHelpError as exc:  # `privcheck` alone: the help, as Click prints it
+        typer.echo(exc.format_message())
+        sys.exit(exc.exit_code)
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx is not None else "privcheck"
+        hint = f" (see {command} --help)"
+        typer.echo(f"privcheck: error: {_one_line(exc.format_message())}{hint}", err=True)
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        typer.echo(f"privcheck: error: {_one_line(exc.format_message())}", err=True)
+        sys.exit(exc.exit_code)
+    except (click.Abort, BrokenPipeError, KeyboardInterrupt):  # pragma: no cover
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _click_exceptions():
+    """Click's exception classes as Typer raises them (recent Typer vendors its own Click)."""
+    try:
+        from typer._click import exceptions
+    except ImportError:  # pragma: no cover - Typer before it vendored Click
+        from click import exceptions
+    return exceptions
+
+
+def _one_line(message: str) -> str:
+    """A message as one line (a wrapped Click message or a multi-line cause joined)."""
+    return " ".join(part.strip() for part in message.splitlines() if part.strip())
 
 
 if __name__ == "__main__":  # pragma: no cover

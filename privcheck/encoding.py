@@ -255,6 +255,23 @@ def _sorted_categories(column: pd.Series, name: str, missing: str) -> tuple | No
     return codes, np.asarray(categories, dtype=object), n_missing
 
 
+def _refuse_missing(column: Any, name: str) -> None:
+    """Refuse missing (null, NaN or empty) values in a column that is not encoded: a sensitive
+    attribute no model reads is still an input error with ``missing: error``, as it is for
+    ``anonymize`` (which encodes it). Reuses typed codes; one vectorised pass otherwise."""
+    typed = _typed_codes(column)
+    if typed is not None:
+        codes, categories = typed
+        blank = np.array([*(isinstance(c, str) and c == "" for c in categories), True], bool)
+        missing = blank[codes]  # code -1 (missing) reads the last slot
+    else:
+        values = column.to_numpy(dtype=object)
+        missing = column.isna().to_numpy() | (values == "")
+    n_missing = int(np.count_nonzero(missing))
+    if n_missing:
+        _missing_error(np.where(missing, -1, 0), name, n_missing)
+
+
 def _missing_error(codes: np.ndarray, name: str, n_missing: int) -> None:
     first_missing = int(np.flatnonzero(codes < 0)[0])
     raise DataError(
@@ -589,6 +606,8 @@ def encode(
     ranks = {}
     for n in policy.sensitive_attributes:
         if wanted is not None and n not in wanted:
+            if policy.missing == "error":  # an input error whether or not a model reads it
+                _refuse_missing(column(n), n)
             continue
         col = encode_column(column(n), n, policy.attributes[n], policy)
         encoded_sensitive[n] = col

@@ -134,9 +134,11 @@ def read_table_rows(spec: TableHierarchy, name: str, base_dir: Path | None) -> l
     path = Path(spec.path)  # type: ignore[arg-type]
     if not path.is_absolute() and base_dir is not None:
         path = base_dir / path
-    if not path.is_file():
+    if not path.exists():
         raise PolicyError(f"hierarchy file for {name!r} not found: {path}")
-    text = path.read_text(encoding="utf-8-sig")
+    from privcheck.io import read_text_file
+
+    text = read_text_file(path, f"hierarchy file of {name!r}")
     return [line.rstrip("\r").split(spec.sep) for line in text.splitlines() if line.strip()]
 
 

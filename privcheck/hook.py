@@ -18,12 +18,14 @@ within one folder, ``**/`` spans any number of folders.
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from privcheck.errors import PolicyError, PrivcheckError
+from privcheck.io import read_text_file
 from privcheck.report import Report, _fmt, _params, requirement
 
 CONFIG_NAMES = ("privcheck.toml", "pyproject.toml")
@@ -88,7 +90,9 @@ def find_config(start: Path | None = None) -> Path:
     folder = (start or Path.cwd()).resolve()
     for name in CONFIG_NAMES:
         path = folder / name
-        if path.is_file() and (name != "pyproject.toml" or "tool.privcheck" in path.read_text()):
+        if path.is_file() and (
+            name != "pyproject.toml" or "tool.privcheck" in read_text_file(path, "config file")
+        ):
             return path
     raise PolicyError(
         f"no privcheck.toml in {folder}; create one mapping file globs to policies, e.g. "
@@ -98,10 +102,15 @@ def find_config(start: Path | None = None) -> Path:
 
 def load_config(path: Path) -> HookConfig:
     """Read and validate the hook's config file."""
+    text = read_text_file(path, "config file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise PolicyError(f"cannot read {path}: {exc}") from None
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PolicyError(f"config file {path} is not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses per nesting level
+        raise PolicyError(
+            f"config file {path} is nested too deeply for a config file; flatten it"
+        ) from None
     if path.name == "pyproject.toml":
         data = data.get("tool", {}).get("privcheck", {})
     entries = data.get("check")
@@ -213,14 +222,24 @@ def run_hook(
     *,
     github: bool = False,
     echo=print,
+    echo_error=None,
 ) -> int:
-    """Check ``files`` (all matched files when empty); print one line each; return the exit code."""
+    """Check ``files`` (all matched files when empty); print one line each; return the exit code.
+
+    Verdicts go to ``echo`` (stdout), bad input to ``echo_error`` (stderr): a file that cannot be
+    checked, a broken policy or config. With ``github`` a bad file is also annotated on stdout,
+    where Actions reads workflow commands."""
     from privcheck.checker import check
+
+    if echo_error is None:
+
+        def echo_error(line: str) -> None:
+            print(line, file=sys.stderr)
 
     try:
         config = load_config(config_path or find_config())
     except PrivcheckError as exc:
-        echo(f"privcheck: error: {exc}")
+        echo_error(f"privcheck: error: {exc}")
         return 2
     targets = assign(files, config) if files else assign(all_files(config), config)
     worst, checked = 0, 0
@@ -232,12 +251,12 @@ def run_hook(
             try:
                 report = check(path, rule.policy, details=False)
             except PrivcheckError as exc:
-                echo(
-                    f"::error file={_escape_property(shown)},title=privcheck: bad input::"
-                    f"{_escape_data(str(exc))}"
-                    if github
-                    else f"{shown}: ERROR ({policy}): {exc}"
-                )
+                if github:
+                    echo(
+                        f"::error file={_escape_property(shown)},title=privcheck: bad input::"
+                        f"{_escape_data(str(exc))}"
+                    )
+                echo_error(f"{shown}: ERROR ({policy}): {exc}")
                 worst = 2
                 continue
             if github:

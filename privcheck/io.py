@@ -9,9 +9,13 @@ fields than the header, is an input error rather than a silently renamed or shif
 from __future__ import annotations
 
 import csv
+import errno
 import os
+import stat
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +25,105 @@ if TYPE_CHECKING:
     import pandas as pd
 
 _DELIMITERS = ";,\t|"
+
+#: extensions of the table files privcheck writes and reads back (a release must be re-checkable)
+RELEASE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".pq")
+
+#: largest text file (policy, transformation, tags, config) privcheck parses: a policy with a
+#: large inline hierarchy is well below it; anything larger is refused before it is parsed
+MAX_TEXT_BYTES = 64 * 1024 * 1024
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISLNK, "a symbolic link"),
+)
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words (for one-line errors)."""
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def require_regular_file(path: str | Path, what: str) -> Path:
+    """``path`` if it is a regular file (symbolic links followed), else one-line DataError.
+
+    A FIFO or a device would hang a reader or stream without end, a folder is not a table: they
+    are refused before anything opens them. ``what`` names the input (``policy file``, ``data
+    file``, ``hierarchy of 'age'``)."""
+    path = Path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise DataError(f"{what} not found: {path}") from None
+    except OSError as exc:
+        raise DataError(f"cannot read {what} {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise DataError(
+            f"{what} {path} is {file_kind(mode)}, not a regular file; give the path of a file"
+        )
+    return path
+
+
+def read_bytes_bounded(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    Opened without blocking and checked again on the open descriptor, so a file swapped for a
+    FIFO between the check and the open cannot hang the command."""
+    path = require_regular_file(path, what)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise DataError(f"cannot read {what} {path}: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise DataError(f"{what} {path} is {file_kind(info.st_mode)}, not a regular file")
+        if info.st_size > limit:
+            raise DataError(
+                f"{what} {path} is {info.st_size:,} bytes, more than privcheck reads "
+                f"({limit:,}); is it the right file?"
+            )
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise DataError(f"{what} {path} is larger than privcheck reads ({limit:,} bytes)")
+    return data
+
+
+def read_json_file(path: str | Path, what: str) -> Any:
+    """A JSON file, bounded and strict (see ``privcheck.limits.load_json``): one line naming the
+    file for anything that is not a JSON document privcheck accepts."""
+    from privcheck.errors import PolicyError
+    from privcheck.limits import load_json
+
+    text = read_text_file(path, what)
+    try:
+        return load_json(text)
+    except PolicyError as exc:
+        raise PolicyError(f"{what} {path}: {exc}") from None
+    except ValueError as exc:
+        first = (str(exc).splitlines() or ["malformed"])[0]
+        raise PolicyError(f"{what} {path} is not valid JSON: {first}") from None
+
+
+def read_text_file(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> str:
+    """A UTF-8 text file (a BOM is allowed), refused in one line naming the file and the first
+    byte that is not UTF-8 (a latin-1 policy, a UTF-16 export)."""
+    data = read_bytes_bounded(path, what, limit)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DataError(
+            f"{what} {path} is not UTF-8 text (byte 0x{data[exc.start]:02x} on line {line}); "
+            "save it as UTF-8"
+        ) from None
 
 
 def sniff_delimiter(path: Path) -> str:
@@ -149,11 +252,17 @@ def read_table(
     if not path.exists():
         raise DataError(f"data file not found: {path}")
     suffix = path.suffix.lower()
-    if path.is_dir() and not any(path.rglob("*.parquet")):
-        raise DataError(
-            f"{path} is a folder without Parquet files; give a CSV/TSV/Parquet file (a folder "
-            "is read as the Parquet parts of one table)"
-        )
+    if path.is_dir():
+        parts = list(path.rglob("*.parquet"))
+        if not parts:
+            raise DataError(
+                f"{path} is a folder without Parquet files; give a CSV/TSV/Parquet file (a "
+                "folder is read as the Parquet parts of one table)"
+            )
+        for part in parts:
+            require_regular_file(part, "Parquet part")
+    else:
+        require_regular_file(path, "data file")
     try:
         if suffix in (".parquet", ".pq") or path.is_dir():
             return read_parquet(path, columns, dictionary or arrow, arrow)
@@ -176,6 +285,51 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _output_kind(path: Path) -> str | None:
+    """What stands at an output path, if it is not a regular file (None: absent or regular).
+    ``lstat``: a symbolic link is reported as one, never followed."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else file_kind(mode)
+
+
+def _refuse_special(opt: str, path: Path, *, directory_ok: bool) -> None:
+    kind = _output_kind(path)
+    if kind is None or (directory_ok and kind == "a folder"):
+        return
+    if kind == "a folder":
+        raise DataError(f"{opt} {path} is a directory; name a file, e.g. {path / 'out.csv'}")
+    raise DataError(
+        f"{opt} {path} is {kind}: privcheck writes a new file and renames it into place, which "
+        "would replace it; name a regular file (or '-' for standard output where a command "
+        "prints a report)"
+    )
+
+
+def probe_writable(folder: Path, opt: str) -> None:
+    """Write (and remove) a small file in ``folder``: a read-only folder, a read-only file
+    system or a full disk is found before the work starts, not after a long search."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".privcheck-probe.", dir=folder)
+    except OSError as exc:
+        raise DataError(
+            f"{opt}: cannot write in the folder {folder} ({exc.strerror}); choose a folder you "
+            "can write to"
+        ) from None
+    try:
+        os.write(fd, b"\0" * 4096)
+    except OSError as exc:
+        raise DataError(
+            f"{opt}: cannot write in the folder {folder} ({exc.strerror}); free some space or "
+            "choose another folder"
+        ) from None
+    finally:
+        os.close(fd)
+        Path(tmp).unlink(missing_ok=True)
+
+
 def guard_outputs(
     outputs: Mapping[str, str | Path | None],
     inputs: Iterable[str | Path | None],
@@ -185,15 +339,20 @@ def guard_outputs(
     """Refuse, before any work, outputs that would destroy something or cannot be written.
 
     ``outputs`` maps an option (``--output``) to its path; ``inputs`` are every file the command
-    reads (data, policy, hierarchies, reports). An output naming an input (by any spelling), two
-    outputs naming one file, an existing directory where a file is expected (options not in
-    ``directories``) and a folder that does not exist are refused with one line (``DataError``):
-    privcheck never overwrites what it reads and never creates folders on its own — a
-    mistyped folder would otherwise silently receive the release.
+    reads (data, policy, hierarchies, reports, model files …). Refused with one line
+    (``DataError``): an output naming an input (by any spelling), two outputs naming one file,
+    an existing path that is not a regular file — a directory where a file is expected
+    (options not in ``directories``), a symbolic link, a FIFO, a device, a socket: the atomic
+    rename would replace it (as root, ``-o /dev/null`` would turn the device into a file) — a
+    folder that does not exist, and a folder privcheck cannot write to (read-only, full).
+    privcheck never overwrites what it reads and never creates folders on its own: a mistyped
+    folder would otherwise silently receive the release. ``-`` (standard output) is left to
+    the command.
     """
     given = [(opt, Path(p)) for opt, p in outputs.items() if p is not None and str(p) != "-"]
     sources = [Path(p) for p in inputs if p is not None and str(p) != "-"]
     dirs = set(directories)
+    probed: set[Path] = set()
     for i, (opt, path) in enumerate(given):
         for src in sources:
             if _same_file(path, src):
@@ -206,38 +365,153 @@ def guard_outputs(
                 raise DataError(
                     f"{other_opt} and {opt} both name {path}; give each output its own file"
                 )
-        if path.is_dir() and opt not in dirs:
-            raise DataError(f"{opt} {path} is a directory; name a file, e.g. {path / 'out.csv'}")
+        _refuse_special(opt, path, directory_ok=opt in dirs)
         parent = path.parent
         if not parent.is_dir():
             raise DataError(
                 f"{opt} {path}: the folder {parent} does not exist; create it first "
                 "(privcheck does not create folders)"
             )
+        if parent.resolve() not in probed:
+            probe_writable(parent, opt)
+            probed.add(parent.resolve())
 
 
-def write_atomic(path: str | Path, write: Callable[[Path], None]) -> Path:
+def _normal_mode(path: str | Path) -> None:
+    """mkstemp/mkdtemp make owner-only entries; give the output a normal file's mode."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, (0o777 if Path(path).is_dir() else 0o666) & ~umask)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        import shutil
+
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def _write_failed(path: Path, exc: OSError) -> DataError:
+    reason = exc.strerror or (str(exc).splitlines() or [type(exc).__name__])[0]
+    hint = "free some space" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "check the folder"
+    return DataError(f"cannot write {path}: {reason}; nothing was written ({hint} and run again)")
+
+
+class OutputSet:
+    """The outputs of one command, written all or nothing.
+
+    ``stage`` writes each output to a temporary file (or folder) beside its target; ``commit``
+    renames them all into place, and if one rename fails restores what the earlier ones
+    replaced; ``discard`` removes the temporaries. A release whose report cannot be written
+    (disk full) is therefore not left behind: half a result is none.
+    """
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[Path, Path]] = []  # (temporary, target)
+
+    def stage(self, path: str | Path, write: Callable[[Path], None], *, directory: bool = False):
+        path = Path(path)
+        _refuse_special("output", path, directory_ok=directory)
+        if not path.parent.is_dir():
+            raise DataError(
+                f"cannot write {path}: the folder {path.parent} does not exist; create it first"
+            )
+        try:
+            if directory:  # the writer creates it (Spark refuses an existing folder)
+                tmp = Path(
+                    tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+                )
+                tmp.rmdir()
+            else:
+                fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+                os.close(fd)
+                tmp = Path(name)
+        except OSError as exc:
+            self.discard()
+            raise _write_failed(path, exc) from None
+        self._staged.append((tmp, path))
+        try:
+            write(tmp)
+            _normal_mode(tmp)
+        except OSError as exc:
+            self.discard()
+            raise _write_failed(path, exc) from None
+        except BaseException:
+            self.discard()
+            raise
+        return path
+
+    def discard(self) -> None:
+        for tmp, _ in self._staged:
+            _remove(tmp)
+        self._staged.clear()
+
+    def commit(self) -> None:
+        done: list[tuple[Path, Path | None]] = []  # (target, backup of what it replaced)
+        try:
+            for tmp, target in self._staged:
+                backup = None
+                if target.exists():
+                    backup = target.parent / f".{target.name}.{os.getpid()}.{len(done)}.old"
+                    if target.is_dir():
+                        os.replace(target, backup)
+                    else:  # a hard link keeps the old content while the rename stays atomic
+                        try:
+                            os.link(target, backup)
+                        except OSError:
+                            backup = None
+                os.replace(tmp, target)
+                done.append((target, backup))
+        except OSError as exc:
+            for target, backup in reversed(done):
+                _remove(target)
+                if backup is not None:
+                    os.replace(backup, target)
+            failed = self._staged[len(done)][1]
+            self.discard()
+            raise _write_failed(failed, exc) from None
+        except BaseException:
+            self.discard()
+            raise
+        for _, backup in done:
+            if backup is not None:
+                _remove(backup)
+        self._staged.clear()
+
+
+_TRANSACTION: ContextVar[OutputSet | None] = ContextVar("privcheck_outputs", default=None)
+
+
+@contextmanager
+def all_or_nothing() -> Iterator[OutputSet]:
+    """Within the block every ``write_atomic`` is staged; at its end all outputs are renamed
+    into place together — or, when the block raises, none is."""
+    outputs = OutputSet()
+    token = _TRANSACTION.set(outputs)
+    try:
+        yield outputs
+    except BaseException:
+        outputs.discard()
+        raise
+    finally:
+        _TRANSACTION.reset(token)
+    outputs.commit()
+
+
+def write_atomic(path: str | Path, write: Callable[[Path], None], *, directory: bool = False):
     """Write through a temporary file in the same folder, then rename: all or nothing.
 
-    The folder must exist (``guard_outputs`` says so in one line before any work is done)."""
+    Inside ``all_or_nothing()`` the rename waits for the block's end, with the command's other
+    outputs. The folder must exist (``guard_outputs`` says so in one line before any work)."""
     path = Path(path)
-    if path.is_dir():
-        raise DataError(f"{path} is a directory; name a file to write")
-    if not path.parent.is_dir():
-        raise DataError(
-            f"cannot write {path}: the folder {path.parent} does not exist; create it first"
-        )
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        write(Path(tmp))
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it owner-only; give it a normal file's mode
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    current = _TRANSACTION.get()
+    if current is not None:
+        return current.stage(path, write, directory=directory)
+    outputs = OutputSet()
+    outputs.stage(path, write, directory=directory)
+    outputs.commit()
     return path
 
 

@@ -33,8 +33,12 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
             raise PolicyError(f"--param {key} is given twice")
         try:
             value = load_yaml(raw) if raw.strip() else ""
+        except PolicyError as exc:  # nesting or alias expansion beyond the bounds
+            raise PolicyError(f"--param {key}: {exc}") from None
+        except yaml.constructor.ConstructorError as exc:  # e.g. a key repeated in a mapping
+            raise PolicyError(f"--param {key}: {exc.problem}") from None
         except yaml.YAMLError:
-            value = raw
+            value = raw  # not YAML: the text as written (a:b, a path with spaces …)
         if isinstance(value, str) and _EXPONENT.fullmatch(value.strip()):
             value = float(value)  # YAML 1.1 reads 1e-6 (no dot) as text; it is a number
         check_integers(value, f"--param {key}")

@@ -40,7 +40,13 @@ class Role(StrEnum):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """Base of every policy section: unknown keys are errors, and values are taken as written.
+
+    Strict types: ``k: true`` is not k = 1, ``k: 5.0`` or ``k: "5"`` not 5, ``top: "yes"`` not a
+    boolean (YAML already reads true/false/yes/no as booleans); an integer is a valid float.
+    Floats must be finite: ``l: .inf`` once passed a check whose arithmetic overflowed."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
 
 # --------------------------------------------------------------------------- hierarchies
@@ -171,7 +177,7 @@ class Coding(_Strict):
 class Attribute(_Strict):
     """One column of the data and its role."""
 
-    role: Role
+    role: Role = Field(strict=False)  # the enum from its YAML/JSON spelling
     hierarchy: Hierarchy | None = None
     top_coding: Coding | None = Field(
         None,
@@ -508,12 +514,14 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
     """Load a policy from a Policy, a dict, or a YAML/JSON file path."""
     if isinstance(source, Policy | dict):
         return parse_policy(source)
+    from privcheck.io import read_text_file
+
     path = Path(source)
-    if not path.is_file():
-        raise PolicyError(f"policy file not found: {path}")
-    text = path.read_text(encoding="utf-8")
+    text = read_text_file(path, "policy file")
     try:
         data = load_json(text) if path.suffix.lower() == ".json" else load_yaml(text)
+    except PolicyError as exc:  # nesting or alias expansion beyond the bounds
+        raise PolicyError(f"policy file {path}: {exc}") from None
     except (yaml.YAMLError, ValueError) as exc:  # json.JSONDecodeError is a ValueError
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""

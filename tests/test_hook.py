@@ -60,7 +60,12 @@ def hook(monkeypatch):
         monkeypatch.chdir(cwd)
         lines: list[str] = []
         files = [Path(a) for a in args if not a.startswith("-")]
-        code = run_hook(files, github="--format" in args, echo=lines.append)
+        code = run_hook(
+            files,
+            github="--format" in args,
+            echo=lines.append,
+            echo_error=lambda line: lines.append(f"[stderr] {line}"),
+        )
         return code, "\n".join(lines) + "\n"
 
     return run
@@ -125,7 +130,7 @@ def test_github_annotations(hook, repo):
         (None, "no privcheck.toml"),
         ('[[check]]\nfiles = ["*.csv"]\npolicy = "missing.yaml"\n', "policy file not found"),
         ("[[check]]\npolicy = 'policies/release.yaml'\n", "files must be a glob"),
-        ("check = [\n", "cannot read"),
+        ("check = [\n", "is not valid TOML"),
     ],
 )
 def test_bad_config_exits_2(hook, repo, config, needle):
@@ -135,13 +140,14 @@ def test_bad_config_exits_2(hook, repo, config, needle):
         (repo / "privcheck.toml").write_text(config)
     code, out = hook("releases/good.csv", cwd=repo)
     assert code == 2 and needle in out, out
+    assert out.startswith("[stderr] privcheck: error:") and out.count("\n") == 1, out
 
 
 def test_unreadable_data_exits_2(hook, repo):
     (repo / "releases" / "broken.csv").write_text("zip,age\n1,2\n")  # no disease column
     code, out = hook("releases/broken.csv", cwd=repo)
     assert code == 2
-    assert "releases/broken.csv: ERROR" in out and "'disease'" in out
+    assert "[stderr] releases/broken.csv: ERROR" in out and "'disease'" in out
 
 
 def test_pyproject_tool_section(hook, repo):

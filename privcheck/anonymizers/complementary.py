@@ -11,7 +11,6 @@ two releases, so a check can say whether a pair is safe.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.io import read_json_file
 from privcheck.report import AnonymizationReport
 
 
@@ -32,12 +32,7 @@ def previous_node(previous: Any) -> dict[str, int] | None:
     else:
         if isinstance(previous, str | Path):
             path = Path(previous)
-            if not path.is_file():
-                raise PolicyError(f"previous release report not found: {path}")
-            try:
-                previous = json.loads(path.read_text(encoding="utf-8"))
-            except json.JSONDecodeError as exc:
-                raise PolicyError(f"previous release report {path} is not JSON: {exc}") from None
+            previous = read_json_file(path, "previous release report")
         if not isinstance(previous, dict):
             raise PolicyError("the previous release must be given as its anonymization report")
         node = previous.get("node") if "kind" in previous or "node" in previous else previous

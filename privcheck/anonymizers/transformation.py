@@ -30,7 +30,7 @@ from privcheck.classes import count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.engines import WEIGHT, aggregate, check_policy, is_engine_frame
 from privcheck.errors import PolicyError
-from privcheck.io import read_table
+from privcheck.io import read_json_file, read_table
 from privcheck.models.base import table_models
 from privcheck.policy import Policy, load_policy
 from privcheck.report import AnonymizationReport, Report
@@ -43,12 +43,7 @@ def load_transformation(transformation: Any) -> dict[str, Any]:
         transformation = json.loads(transformation.to_json())
     if isinstance(transformation, str | Path):
         path = Path(transformation)
-        if not path.is_file():
-            raise PolicyError(f"transformation file not found: {path}")
-        try:
-            transformation = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise PolicyError(f"transformation file {path} is not JSON: {exc}") from None
+        transformation = read_json_file(path, "transformation file")
     if not isinstance(transformation, dict):
         raise PolicyError("a transformation is an anonymization report or its node as JSON")
     if transformation.get("algorithm") == "safepub":

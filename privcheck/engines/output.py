@@ -8,9 +8,6 @@ existing target is replaced only after the new one is complete.
 
 from __future__ import annotations
 
-import os
-import shutil
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -21,25 +18,12 @@ from privcheck.errors import DataError
 
 def write_spark_parquet(frame: Any, path: str | Path) -> Path:
     """Write a Spark DataFrame as a Parquet directory at ``path``, all or nothing."""
+    from privcheck.io import write_atomic
+
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise DataError(f"{path} is a file; a Spark release is a directory of Parquet parts")
-    if not path.parent.is_dir():
-        raise DataError(f"cannot write {path}: the folder {path.parent} does not exist; create it")
-    tmp = path.parent / f".{path.name}.{uuid.uuid4().hex[:8]}.tmp"
-    try:
-        frame.write.mode("errorifexists").parquet(str(tmp))
-        old = None
-        if path.exists():
-            old = path.parent / f".{path.name}.{uuid.uuid4().hex[:8]}.old"
-            os.replace(path, old)
-        os.replace(tmp, path)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-    return path
+    return write_atomic(path, lambda tmp: frame.write.parquet(str(tmp)), directory=True)
 
 
 def write_release(release: Any, path: str | Path) -> Path:

@@ -176,7 +176,9 @@ def intruder_rows(spec: str | None, n: int, seed: int) -> tuple[np.ndarray, str]
         raise DataError(
             f"--intruder-records {spec!r} is neither a number of records nor an existing file"
         )
-    tokens = path.read_text(encoding="utf-8").replace(",", " ").split()
+    from privcheck.io import read_text_file
+
+    tokens = read_text_file(path, "--intruder-records file").replace(",", " ").split()
     if tokens and not tokens[0].lstrip("-").isdigit():
         tokens = tokens[1:]  # a header line
     try:
