@@ -816,7 +816,7 @@ def main() -> None:
     except click.ClickException as exc:
         typer.echo(f"privcheck: error: {_one_line(exc.format_message())}", err=True)
         sys.exit(exc.exit_code)
-    except (click.Abort, BrokenPipeError, KeyboardInterrupt):  # pragma: no cover
+    except (getattr(click, "Abort", KeyboardInterrupt), BrokenPipeError, KeyboardInterrupt):
         sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -112,6 +112,11 @@ def _bound_yaml(text: str) -> None:
             )
 
     for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent) and any(a == event.anchor for _, a in stack):
+            raise PolicyError(
+                f"its YAML alias *{event.anchor} refers to a value that contains it (a value "
+                "without end); write the value out"
+            )
         if isinstance(event, yaml.CollectionStartEvent):
             if len(stack) >= MAX_DEPTH:
                 raise PolicyError(
