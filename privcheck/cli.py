@@ -572,9 +572,26 @@ def risk(
             "--output", "-o", help="Write the report here, atomically (.json, .html, .txt: format)"
         ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of sampling and tie-breaks")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            help="Seed of the intruder sample, tie-breaks and shadow models, for reproducible "
+            "tests; never written out. Default: the operating system's entropy",
+        ),
+    ] = None,
+    trust_model_file: Annotated[
+        bool,
+        typer.Option(
+            "--trust-model-file",
+            help="Let a model file (--param model=PATH) be a pickle/joblib file: loading one "
+            "RUNS ITS CODE, so only for a file you trust (default: skops files only)",
+        ),
+    ] = False,
 ) -> None:
     """Measure the disclosure risk of a masked release: how many records an attack re-identifies."""
+    import os
+
     from privcheck.errors import PolicyError
     from privcheck.html_report import render_risk_html
     from privcheck.io import read_table
@@ -584,7 +601,11 @@ def risk(
     from privcheck.report_format import output_format
     from privcheck.risk.assess import assess, render_risk_text
 
-    guard({"--output": output}, [original, *masked], policy)
+    params = parse_params(param)
+    # every file risk reads: the intruder's rows, a model file, any other parameter naming one
+    read = [intruder_records, *(v for v in params.values() if isinstance(v, str))]
+    files = [f for f in read if f and os.path.isfile(f)]  # (not a number of records, a word)
+    guard({"--output": output}, [original, *masked, *files], policy)
     chosen = output_format(output, fmt.value if fmt is not None else None)
     if chosen not in {f.value for f in RiskFormat}:
         raise PolicyError(f"privcheck risk writes text, json or html, not {chosen}")
@@ -593,7 +614,6 @@ def risk(
     measure = registry.get(attack)
     if measure is None:
         raise PolicyError(f"unknown attack {attack!r}; known attacks: {', '.join(registry)}")
-    params = parse_params(param)
     measure.check_params(params)
     pol = load_policy(policy)
     attrs = None
@@ -613,6 +633,7 @@ def risk(
         masked_name=", ".join(str(m) for m in masked),
         others=releases[1:],
         policy=pol,
+        trust_model_file=trust_model_file,
     )
     if fmt is RiskFormat.json:
         text = report.to_json() + "\n"

@@ -584,6 +584,8 @@ def render_risk_html(report: Any) -> str:
     The page is the same shell as a check report, its body only the report's sections (headline
     figures, risk profile plots, per-attribute contribution), drawn by the same section code.
     """
+    from privcheck.risk.assess import randomness
+
     title = f"privcheck risk — {report.attack}"
     rate = report.reidentification_rate
     badge = "—" if rate is None else f"{rate:.1%}"
@@ -596,6 +598,7 @@ def render_risk_html(report: Any) -> str:
         f"{e(str(report.masked))}: the intruder holds {e(report.intruder_records)} of "
         f"{report.n_masked_records:,} records on {e(', '.join(report.attributes))}."
         + (f" Attack parameters: {e(_params(report.params))}." if report.params else "")
+        + f" Randomness: {e(randomness(report.seed_given))}."
         + "</p>",
         f"<nav>{''.join(toc)}</nav>",
         *(_contributed_section(s, n) for n, s in enumerate(report.sections)),

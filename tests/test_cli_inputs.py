@@ -245,6 +245,52 @@ def test_risk_and_apply_outputs_are_guarded(cli, workdir):
     assert _digest(released) == before
 
 
+def test_risk_output_never_overwrites_a_file_it_reads(cli, workdir):
+    """Every file risk reads is an input of the output guard, not only --original, --masked and
+    the policy: the intruder's rows file and a model file given as a parameter (skops or
+    pickle, by any spelling). Each -o naming one: exit 2, one line, nothing written, the file
+    byte-identical (before, each of these exited 0 with the input replaced by the report)."""
+    import joblib
+    import skops.io
+    from sklearn.linear_model import LogisticRegression
+
+    root, data, policy = workdir
+    rows = root / "rows.txt"
+    rows.write_text("0\n3\n7\n")
+    fitted = LogisticRegression().fit([[0.0], [1.0]], [0, 1])
+    secure, pickled = root / "model.skops", root / "model.joblib"
+    skops.io.dump(fitted, secure)
+    joblib.dump(fitted, pickled)
+    saved = {p: _digest(p) for p in (rows, secure, pickled)}
+    base = ["risk", "--original", data, "--masked", data, "-p", policy]
+    cases = [
+        ["--attack", "dbrl", "--intruder-records", rows, "-o", rows],
+        ["--attack", "dbrl", "--intruder-records", rows, "-o", f"{root}/./rows.txt", "-f", "json"],
+        ["--attack", "uniqueness", "--intruder-records", "rows.txt", "-o", rows],
+    ]
+    for model in (secure, pickled):
+        attack = ["--attack", "membership-inference", "--param", "target=disease"]
+        cases.append([*attack, "--param", f"model={model}", "-o", model])
+        cases.append([*attack, "--param", f"model={model}", "--trust-model-file", "-o", model])
+    for extra in cases:
+        res = cli(*base, *extra, cwd=root)
+        assert_one_line_error(res, "never overwrites")
+        assert res.stdout == ""
+    assert {p: _digest(p) for p in saved} == saved
+    assert sorted(p.name for p in root.iterdir()) == [
+        "d.csv",
+        "hierarchies",
+        "model.joblib",
+        "model.skops",
+        "policy.yaml",
+        "rows.txt",
+    ]
+    # a number of records is not a file: the report is written
+    res = cli(*base, "--attack", "dbrl", "--intruder-records", "5", "-o", root / "5.json")
+    assert res.returncode == 0, res.stderr
+    assert json.loads((root / "5.json").read_text())["n_intruder_records"] == 5
+
+
 def test_dropped_columns_are_named_on_stderr(cli, workdir):
     root, data, policy = workdir
     extra = root / "extra.csv"

@@ -15,7 +15,9 @@ Attribute disclosure: ``rank_interval_disclosure``, ``sd_interval_disclosure``,
 ``model_disclosure`` and ``ddmbar`` (model-based disclosure of an absent attribute).
 
 Releases that are not masked records: ``membership_inference`` (shadow-model membership
-inference against a released model or synthetic table, with the loss-threshold baseline).
+inference against a released model or synthetic table, with the loss-threshold baseline);
+``load_model_file`` reads a released model with skops, a pickle only when trusted (loading one
+runs its code).
 
 Several releases of the same individuals: ``release_intersection`` (the candidate set each
 record keeps once the releases are intersected, linked by a row key or by the sensitive value).
@@ -39,6 +41,7 @@ _LAZY = {
     "sdcmicro_drisk": "privcheck.risk.attribute_disclosure",
     "ddmbar": "privcheck.risk.absent_attribute",
     "membership_inference": "privcheck.risk.membership",
+    "load_model_file": "privcheck.risk.model_file",
     "release_intersection": "privcheck.risk.intersection",
     "FAMILIES": "privcheck.risk.learned",
     "learned_distance": "privcheck.risk.learned",
@@ -131,6 +134,7 @@ __all__ = [
     "estimate_m_u",
     "fellegi_sunter_thresholds",
     "learned_distance",
+    "load_model_file",
     "membership_inference",
     "microaggregation_group_bounds",
     "microaggregation_replay",

@@ -6,6 +6,11 @@ quasi-identifiers (the numeric ones for numeric attacks) unless ``intruder_attri
 otherwise, and holds all original records, a random ``N`` of them (seeded) or the rows a file
 lists. The report carries the two headline rates every attack has, the attack's own figures and
 report ``Section``s (risk profile, per-attribute contribution) that the one HTML renderer draws.
+
+Randomness (the intruder sample, tie-breaks, shadow models) draws from the operating system's
+entropy unless a seed is given (``--seed``, ``seed=``, or an attack's ``random_state``); a given
+seed reproduces the report and is never written into it — the report says only ``seed_given``,
+as anonymize's does (docs/anonymization.md, "Secret randomness").
 """
 
 from __future__ import annotations
@@ -39,8 +44,11 @@ class RiskReport(BaseModel):
     attributes: list[str]
     n_intruder_records: int
     n_masked_records: int
-    intruder_records: str = Field(description="all, a random N (seed), or the rows of a file")
-    seed: int
+    intruder_records: str = Field(description="all, a random N, or the rows of a file")
+    seed_given: bool = Field(
+        description="Whether a seed was given (--seed or random_state): the report is then "
+        "reproducible by whoever holds it; the seed itself is never written"
+    )
     reidentification_rate: float | None = Field(
         description="Share of intruder records linked to their true masked record (null for "
         "attacks that do not link records)"
@@ -161,8 +169,9 @@ def select_attributes(
     return original, masked, usable
 
 
-def intruder_rows(spec: str | None, n: int, seed: int) -> tuple[np.ndarray, str]:
-    """All rows, a random ``N`` of them (seeded), or the 0-based rows listed in a file."""
+def intruder_rows(spec: str | None, n: int, seed: int | None) -> tuple[np.ndarray, str]:
+    """All rows, a random ``N`` of them (``seed``: None draws from the OS entropy), or the
+    0-based rows listed in a file. The description names no seed: it goes into the report."""
     if spec is None or spec == "all":
         return np.arange(n, dtype=np.int64), "all"
     path = Path(spec)
@@ -171,7 +180,7 @@ def intruder_rows(spec: str | None, n: int, seed: int) -> tuple[np.ndarray, str]
         if not 1 <= count <= n:
             raise PolicyError(f"--intruder-records must be between 1 and {n}; got {count}")
         rng = np.random.default_rng(seed)
-        return np.sort(rng.choice(n, size=count, replace=False)), f"random {count} (seed {seed})"
+        return np.sort(rng.choice(n, size=count, replace=False)), f"random {count}"
     if not path.exists():
         raise DataError(
             f"--intruder-records {spec!r} is neither a number of records nor an existing file"
@@ -197,6 +206,20 @@ def intruder_rows(spec: str | None, n: int, seed: int) -> tuple[np.ndarray, str]
 
 
 # --------------------------------------------------------------------------- report
+
+#: the keys under which an attack's parameters and results carry its seed: dropped from reports
+SEED_KEYS = frozenset({"random_state", "seed"})
+
+
+def without_seed(value: Any) -> Any:
+    """``value`` with every ``random_state`` / ``seed`` entry of its dicts removed, at any depth
+    (a linkage result repeats its ``random_state`` under ``params``): the seed is the key that
+    replays the attack's draws, so a report says only whether one was given."""
+    if isinstance(value, dict):
+        return {k: without_seed(v) for k, v in value.items() if k not in SEED_KEYS}
+    if isinstance(value, list | tuple):
+        return [without_seed(v) for v in value]
+    return value
 
 
 def _scalars(figures: dict[str, Any]) -> dict[str, float | int | str | None]:
@@ -289,19 +312,27 @@ def assess(
     *,
     intruder_records: str | None = None,
     intruder_attributes: list[str] | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     original_name: str | None = None,
     masked_name: str | None = None,
     others: list[pd.DataFrame] | None = None,
     policy: Any = None,
+    trust_model_file: bool = False,
 ) -> RiskReport:
     """Run ``measure`` on the aligned files and build the ``RiskReport``.
 
     ``others`` are further releases after ``masked``, for the attacks that take several
     (``several_releases``); ``policy`` is handed to attacks that read its hierarchies.
+    ``seed`` None draws every random choice from the OS entropy; a given seed (or an attack's
+    ``random_state``) is never written into the report. ``trust_model_file`` lets a model
+    file named by a parameter be a pickle, whose loading runs its code
+    (`privcheck.risk.model_file`).
     """
     params = dict(params or {})
     measure.check_params(params)
+    seed_given = seed is not None or any(k in SEED_KEYS for k in params)
+    if seed is None:  # one draw from the OS entropy seeds the sample and the attack alike
+        seed = int(np.random.SeedSequence().generate_state(1)[0] >> 1)  # < 2**31: sklearn's range
     others = list(others or [])
     if others and not getattr(measure, "several_releases", False):
         raise PolicyError(
@@ -318,19 +349,29 @@ def assess(
         attrs = [a for a in known if a in original.columns]
     rows, described = intruder_rows(intruder_records, len(original), seed)
     started = time.perf_counter()
-    inputs = AttackInputs(original, masked, attrs, rows, seed, others=others, policy=policy)
+    inputs = AttackInputs(
+        original,
+        masked,
+        attrs,
+        rows,
+        seed,
+        others=others,
+        policy=policy,
+        trust_model_file=trust_model_file,
+    )
     out = measure.assess(inputs, **dict(params))
     elapsed = time.perf_counter() - started
+    out.figures, out.detail = without_seed(out.figures), without_seed(out.detail)
     return RiskReport(
         attack=measure.name,
-        params=params,
+        params=without_seed(params),
         original=original_name,
         masked=masked_name,
         attributes=attrs,
         n_intruder_records=len(rows),
         n_masked_records=len(masked),
         intruder_records=described,
-        seed=seed,
+        seed_given=seed_given,
         reidentification_rate=out.reidentification_rate,
         certain_rate=out.certain_rate,
         figures=out.figures,
@@ -349,6 +390,11 @@ def assess(
     )
 
 
+def randomness(seed_given: bool) -> str:
+    """What the report says of its random draws: never the seed, only whether one was given."""
+    return "a given seed (reproducible)" if seed_given else "the operating system's entropy"
+
+
 def _rate(v: float | None) -> str:
     return "—" if v is None else f"{v:.4f} ({v:.1%})"
 
@@ -360,6 +406,7 @@ def render_risk_text(report: RiskReport) -> str:
         f"  original {report.original or '?'}  vs  masked {report.masked or '?'}",
         f"  intruder: {report.intruder_records} of {report.n_masked_records:,} records on "
         f"{len(report.attributes)} attributes ({', '.join(report.attributes)})",
+        f"  randomness: {randomness(report.seed_given)}",
         "",
         f"  re-identification rate  {_rate(report.reidentification_rate)}",
         f"  certain rate            {_rate(report.certain_rate)}",

@@ -431,7 +431,8 @@ class MembershipInference(RiskMeasure):
     )
     numeric = False
     aligned = False
-    reserved = (*RiskMeasure.reserved, "release")
+    #: trust_model_file comes from --trust-model-file (AttackInputs), never from --param
+    reserved = (*RiskMeasure.reserved, "release", "trust_model_file")
 
     @classmethod
     def function(cls):
@@ -442,7 +443,9 @@ class MembershipInference(RiskMeasure):
     @classmethod
     def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
         _require_target(cls.name, "the label the model predicts", params, inputs.seed)
-        res = cls.function()(inputs.original, inputs.masked, **params)
+        res = cls.function()(
+            inputs.original, inputs.masked, trust_model_file=inputs.trust_model_file, **params
+        )
         return RiskOutcome(
             reidentification_rate=None,
             certain_rate=None,

@@ -26,7 +26,6 @@ target model's log-loss on it is below the model's average training loss.
 
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,24 +47,6 @@ def _sklearn():
             "membership inference needs scikit-learn, which is not installed: "
             "pip install 'privcheck[risk]' (or pip install scikit-learn)"
         ) from None
-
-
-def load_estimator(path: str | Path) -> Any:
-    """A fitted estimator from a joblib or pickle file; it must have ``predict_proba``."""
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(f"model file {path} does not exist; give a joblib/pickle file")
-    try:
-        import joblib
-
-        model = joblib.load(path)
-    except Exception:
-        try:
-            with path.open("rb") as fh:
-                model = pickle.load(fh)
-        except Exception as exc:
-            raise DataError(f"cannot load a model from {path}: {exc}") from None
-    return model
 
 
 def _check_proba(model: Any) -> None:
@@ -170,6 +151,7 @@ def membership_inference(
     n_repeats: int = 5,
     max_eval: int = 1000,
     random_state: int = 0,
+    trust_model_file: bool = False,
 ) -> dict[str, Any]:
     """Shadow-model membership inference and the loss-threshold baseline.
 
@@ -177,13 +159,18 @@ def membership_inference(
     (a fitted estimator or a path to one), that model's training data; the members are the
     release's rows, the non-members the original rows absent from the release. Returns the
     figures (``advantage``, ``advantage_ci``, ``auc``, ``accuracy``, ``loss_threshold``, …).
+
+    A model path is read with skops's secure format; a pickle/joblib file only with
+    ``trust_model_file=True``, since loading one runs its code (`privcheck.risk.model_file`).
     """
     _sklearn()
     from sklearn.base import clone
     from sklearn.ensemble import RandomForestClassifier
 
     if isinstance(model, str | Path):
-        model = load_estimator(model)
+        from privcheck.risk.model_file import load_model_file
+
+        model = load_model_file(model, trust=trust_model_file)
     if model is not None:
         _check_proba(model)
     if release is None:

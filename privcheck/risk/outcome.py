@@ -32,12 +32,16 @@ class AttackInputs:
     masked: pd.DataFrame
     attributes: list[str]
     rows: np.ndarray
+    #: the seed of every random choice (drawn from the OS entropy when none was given)
     seed: int
     scored_sample: bool = False
     #: further releases after ``masked`` (the attacks that take several: release-intersection)
     others: list[pd.DataFrame] = field(default_factory=list)
     #: the policy (attacks that read its hierarchies or models)
     policy: Any = None
+    #: whether a model file named by a parameter may be a pickle (loading one runs its code;
+    #: ``privcheck risk --trust-model-file``, see `privcheck.risk.model_file`)
+    trust_model_file: bool = False
 
     @property
     def all_rows(self) -> bool:

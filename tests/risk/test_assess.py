@@ -151,8 +151,9 @@ def test_intruder_records_random_subset_is_seeded_and_linked_to_its_rows(census_
     _, census, masked = census_files
     attrs = ["AGI", "FICA"]
     m = risk_registry()["dbrl"]
-    a = assess(census, masked, attrs, m, {"standardisation": "masked"}, intruder_records="50")
-    b = assess(census, masked, attrs, m, {"standardisation": "masked"}, intruder_records="50")
+    params = {"standardisation": "masked"}
+    a = assess(census, masked, attrs, m, params, intruder_records="50", seed=0)
+    b = assess(census, masked, attrs, m, params, intruder_records="50", seed=0)
     assert a.n_intruder_records == 50 and a.reidentification_rate == b.reidentification_rate
     rows, _ = intruder_rows("50", len(census), 0)
     ref = dbrl(census[attrs].iloc[rows], masked[attrs], true_index=rows, standardisation="masked")

@@ -122,6 +122,7 @@ def test_no_predict_proba(adult):
 
 def test_cli_json_and_bad_model(cli, tmp_path, adult):
     import joblib
+    import skops.io
     from sklearn.svm import LinearSVC
 
     orig, rel = tmp_path / "orig.csv", tmp_path / "rel.csv"
@@ -140,10 +141,16 @@ def test_cli_json_and_bad_model(cli, tmp_path, adult):
     assert figures["advantage_ci"][0] <= figures["advantage"] <= figures["advantage_ci"][1]
     for key in ("advantage", "advantage_ci", "auc", "accuracy"):  # the contract's top level
         assert report[key] == figures[key]
-    svc = tmp_path / "svc.joblib"
-    joblib.dump(LinearSVC().fit([[0.0], [1.0]], [0, 1]), svc)
-    bad = cli(*base, "--param", f"model={svc}", "--format", "json")
-    assert bad.returncode == 2
-    assert bad.stdout == ""
-    lines = bad.stderr.strip().splitlines()
-    assert len(lines) == 1 and "predict_proba" in lines[0]
+    fitted = LinearSVC().fit([[0.0], [1.0]], [0, 1])
+    svc, pickled = tmp_path / "svc.skops", tmp_path / "svc.joblib"
+    skops.io.dump(fitted, svc)
+    joblib.dump(fitted, pickled)
+    for extra in (
+        ["--param", f"model={svc}"],
+        ["--param", f"model={pickled}", "--trust-model-file"],
+    ):
+        bad = cli(*base, *extra, "--format", "json")
+        assert bad.returncode == 2
+        assert bad.stdout == ""
+        lines = bad.stderr.strip().splitlines()
+        assert len(lines) == 1 and "predict_proba" in lines[0]
