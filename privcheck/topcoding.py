@@ -77,7 +77,7 @@ def apply_coding(column: pd.Series, name: str, attr: Attribute) -> pd.Series:
 def _native(dtype: object) -> bool:
     """Whether the coding may assign into a column of this dtype (else it goes through object):
     numpy numbers and objects, pandas strings, nullable and Arrow-backed integers and floats."""
-    if isinstance(dtype, pd.StringDtype) or dtype == object:
+    if isinstance(dtype, pd.StringDtype) or pd.api.types.is_object_dtype(dtype):
         return True
     return pd.api.types.is_integer_dtype(dtype) or pd.api.types.is_float_dtype(dtype)
 
@@ -91,7 +91,10 @@ def _code_categorical(column: pd.Series, name: str, attr: Attribute) -> pd.Serie
     remap, merged = pd.factorize(coded.to_numpy(dtype=object))
     codes = column.cat.codes.to_numpy()
     new = np.where(codes < 0, -1, np.append(remap, -1)[codes])
-    merged = pd.Index(merged, dtype=None if len(set(map(type, merged))) == 1 else object)
+    # one kind of value keeps its dtype (int64, str); ints beside a fraction or a label stay
+    # objects, so that 39 is not respelled 39.0
+    mixed = pd.api.types.infer_dtype(merged, skipna=True).startswith("mixed")
+    merged = pd.Index(list(merged), dtype=object if mixed else None)
     return pd.Series(
         pd.Categorical.from_codes(new, categories=merged), index=column.index, name=column.name
     )
@@ -102,7 +105,7 @@ def _spelled(value: float | str, column: pd.Series, x: np.ndarray) -> object:
     if isinstance(value, str):
         return value
     strings = isinstance(column.dtype, pd.StringDtype) or (
-        column.dtype == object and _all_strings(column)
+        pd.api.types.is_object_dtype(column.dtype) and _all_strings(column)
     )
     if strings:
         same = np.flatnonzero(x == value)  # the data's own spelling of the number, if it has one
@@ -119,7 +122,7 @@ def _spelled(value: float | str, column: pd.Series, x: np.ndarray) -> object:
 def _holds(column: pd.Series, value: object) -> bool:
     """Whether ``value`` can be assigned into ``column`` without changing any other value."""
     dtype = column.dtype
-    if dtype == object:
+    if pd.api.types.is_object_dtype(dtype):
         return True
     if isinstance(dtype, pd.StringDtype):
         return isinstance(value, str)
@@ -158,7 +161,7 @@ def _numbers(column: pd.Series, name: str) -> np.ndarray:
     x = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     bad = np.isnan(x) & column.notna().to_numpy()
     if bad.any():
-        first = column[bad].iloc[0]
+        first = column.iloc[int(np.flatnonzero(bad)[0])]
         raise DataError(
             f"column {name!r} has top/bottom coding but holds the non-numeric value {first!r}; "
             "code only numeric quasi-identifiers"
