@@ -4,15 +4,20 @@
 Every case draws a small table and a policy from one seed: every role (identifier,
 quasi-identifier, sensitive, insensitive, plus a column the policy does not name), both
 ``missing`` modes (missing values sprinkled in under ``own_class``), both ``suppressed_records``
-modes, table / intervals / masking / dates hierarchies with and without a top level, and a few
-models. It runs every anonymizer that enforces the models (incognito, mingen, datafly; mdav,
-and rank swapping, whose verdict decides its exit code, when every quasi-identifier is numeric),
-writes the release as the CLI does (CSV or Parquet) and checks the written file with the policy
-file. The oracle
-is the plain checker reading the file, independent of the anonymizer's own bookkeeping.
+modes, table / intervals / masking / dates hierarchies with and without a top level (a table
+sometimes with a literal ``*`` value, which a check reads as the suppression mark), and a few
+models. It runs every anonymizer that enforces the models (incognito, mingen, datafly, mondrian,
+local-suppression; mdav and rank swapping, whose verdict decides its exit code, when every
+quasi-identifier is numeric), writes the release as the CLI does (CSV or Parquet) and checks the
+written file with the policy file. The oracle is the plain checker reading the file,
+independent of the anonymizer's own bookkeeping.
+
+A hypothesis property holds top and bottom coding to the same contract
+(``test_top_bottom_coding_never_crashes_and_every_release_rechecks``).
 
 ``PRIVCHECK_ROUNDTRIP_CASES`` sets the number of seeds (default 40); 500 were run once locally
-(see docs/anonymization.md, "The round-trip contract").
+(see docs/anonymization.md, "The round-trip contract"). ``PRIVCHECK_CODING_CASES`` sets the
+coding property's examples (default 60).
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from privcheck.engines.output import write_release
 from privcheck.errors import PrivcheckError
 
 CASES = int(os.environ.get("PRIVCHECK_ROUNDTRIP_CASES", "40"))
-GENERALIZATION = ("incognito", "mingen", "datafly")
+GENERALIZATION = ("incognito", "mingen", "datafly", "mondrian", "local-suppression")
 MASKING = ("mdav", "rank-swapping")
 #: why anonymize may refuse a random policy (exit 2): the policy cannot be satisfied, a
 #: parameter does not fit the table, or a kept record would be written as all '*' (see
@@ -48,11 +53,18 @@ REFUSALS = (
     "k must be between",
     "less than one rank",
     "needs k",
+    "no partitioning satisfies",  # mondrian: the whole table violates the policy
+    "enforces k-anonymity only",  # local suppression, under a model it cannot enforce
+    "needs a k-anonymity model",
+    "must blank every quasi-identifier of",  # … over the suppression limit (star)
+    "cannot enforce",  # mondrian, under a model it cannot enforce
 )
 
 
 def _table_qi(rng: np.random.Generator, n: int) -> tuple[list[Any], dict]:
     values = [f"v{i}" for i in range(int(rng.integers(2, 6)))]
+    if rng.random() < 0.2:  # a literal '*' value: the suppression mark, written by the data
+        values[0] = "*"
     groups = {v: f"g{i % 2}" for i, v in enumerate(values)}
     top = bool(rng.integers(2))
     rows = [[v, groups[v], *(["*"] if top else [])] for v in values]
@@ -238,6 +250,8 @@ def test_the_generator_covers_the_space():
                 h = a["hierarchy"]
                 if h["type"] == "table":
                     top = h["rows"][0][-1] == "*"
+                    if h["rows"][0][0] == "*" and policy["suppressed_records"] == "star":
+                        seen.add("literal-star")
                 elif h["type"] == "masking":
                     top = "levels" not in h  # masks every character
                 else:
@@ -256,6 +270,7 @@ def test_the_generator_covers_the_space():
         "remove",
         "star",
         "masking-fits",
+        "literal-star",
         *(f"{kind}-top{top}" for kind in QI_KINDS for top in (True, False)),
     ):
         assert needed in seen, needed
