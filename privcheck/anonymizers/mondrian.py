@@ -49,8 +49,8 @@ import pandas as pd
 
 from privcheck.anonymizers.base import Anonymizer, check_possible
 from privcheck.anonymizers.problem import Progress
-from privcheck.anonymizers.release import release_policy, removed_columns
-from privcheck.checker import check_table, finish_report
+from privcheck.anonymizers.release import release_policy, removed_columns, starred_kept_records
+from privcheck.checker import check_table, finish_report, starred_rows
 from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, group
 from privcheck.encoding import EncodedTable, encode, numeric_values, string_labels
 from privcheck.engines import WEIGHT
@@ -680,11 +680,23 @@ def recheck_partitions(
     out[WEIGHT] = np.bincount(inverse, minlength=n_groups)
     frame = pd.DataFrame(out)
     rpolicy = release_policy(policy)
+    # under suppressed_records: star, partitions released as '*' in every quasi-identifier (a
+    # literal '*' value, or '*' above a hierarchy without a single root) read back as
+    # suppressed records, as ``privcheck check`` reads them (``release.recheck``)
+    star = starred_rows(frame, rpolicy)
+    n_starred = 0
+    if star is not None:
+        n_starred = int(frame[WEIGHT].to_numpy()[star].sum())
+        frame = frame[~star].reset_index(drop=True)
     released = encode(frame, aggregated_policy(rpolicy), weight_column=WEIGHT, as_released=True)
     report = check_table(count(released), rpolicy, source="release", details=False)
-    finish_report(report, rpolicy, identifiers=[], n_suppressed=0, n_rows=n_rows)
+    finish_report(report, rpolicy, identifiers=[], n_suppressed=n_starred, n_rows=n_rows)
     if not report.passed:
-        failing = ", ".join(m.model for m in report.models if not m.passed) or "the policy"
+        failing = ", ".join(m.model for m in report.models if not m.passed) or (
+            "the suppression limit" if star is not None else "the policy"
+        )
+        if star is not None:
+            raise starred_kept_records(failing)
         if relaxed:
             raise PolicyError(
                 f"the relaxed partitions fail {failing} once partitions released with the same "

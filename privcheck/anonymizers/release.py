@@ -146,16 +146,23 @@ def recheck(release: pd.DataFrame, suppressed: np.ndarray, policy: Policy) -> Re
         )
         as_checked = np.zeros(len(release), dtype=bool) if star is None else star
         if policy.suppressed_records == "star" and not np.array_equal(as_checked, suppressed):
-            raise PolicyError(
-                f"the release would write kept records with every quasi-identifier '*', which "
-                f"a check cannot tell from suppressed records (it would then fail {failing}); "
-                "use suppressed_records: remove, or hierarchies whose labels below the top "
-                "are not '*'"
-            )
+            raise starred_kept_records(failing)
         raise RuntimeError(
             f"the release fails {failing} when checked; this is a bug in the anonymizer"
         )
     return report
+
+
+def starred_kept_records(failing: str) -> PolicyError:
+    """The refusal when kept records would be written with every quasi-identifier ``*`` (a
+    hierarchy whose labels below its top are ``*``, or a literal ``*`` ground value) and the
+    check, reading them as suppressed records, would then fail: exit 2, nothing written."""
+    return PolicyError(
+        f"the release would write kept records with every quasi-identifier '*', which "
+        f"a check cannot tell from suppressed records (it would then fail {failing}); "
+        "use suppressed_records: remove, or hierarchies whose labels below the top "
+        "are not '*'"
+    )
 
 
 def released_rows(

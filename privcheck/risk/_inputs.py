@@ -28,10 +28,15 @@ def _names_for_array(n_cols: int, attributes: Sequence[str] | None, name: str) -
     return [str(a) for a in attributes]
 
 
-def numeric_matrix(
+#: float64 holds every integer of magnitude up to 2^53 exactly
+EXACT_FLOAT = 2**53
+
+
+def numeric_columns(
     data: TableLike, name: str, attributes: Sequence[str] | None = None
-) -> tuple[np.ndarray, list[str]]:
-    """Return ``data`` (restricted to ``attributes`` for a DataFrame) as a float64 matrix.
+) -> tuple[list[np.ndarray], list[str]]:
+    """The selected columns of ``data``, each an exact int64 array (an integer column) or a
+    float64 array, and their names.
 
     Raises DataError for a missing column, a non-numeric column or a missing / infinite value:
     distance-based attacks have no meaning for them, and dropping rows would silently change
@@ -44,58 +49,163 @@ def numeric_matrix(
             raise DataError(
                 f"{name} has no column {missing[0]!r}; its columns are {list(data.columns)}"
             )
+        columns = []
         for c in cols:
             if not (pd.api.types.is_numeric_dtype(data[c]) or pd.api.types.is_bool_dtype(data[c])):
                 raise DataError(
                     f"column {c!r} of {name} is not numeric (dtype {data[c].dtype}); this "
                     "attack needs numeric attributes — encode or drop the column"
                 )
-        x = data[cols].to_numpy(dtype=np.float64, na_value=np.nan)
+            columns.append(numeric_column(data[c], c, name))
         names = [str(c) for c in cols]
     else:
-        try:
-            x = np.asarray(data, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise DataError(f"{name} is not numeric: {exc}") from None
-        if x.ndim == 1:
-            x = x[:, None]
-        if x.ndim != 2:
-            raise DataError(f"{name} must be a 2-D table (records × attributes); got {x.ndim}-D")
-        names = _names_for_array(x.shape[1], attributes, name)
-    if x.shape[1] == 0:
+        arr = np.asarray(data)
+        if arr.dtype.kind not in "iu":
+            try:
+                arr = np.asarray(data, dtype=np.float64)
+            except (TypeError, ValueError) as exc:
+                raise DataError(f"{name} is not numeric: {exc}") from None
+        if arr.ndim == 1:
+            arr = arr[:, None]
+        if arr.ndim != 2:
+            raise DataError(f"{name} must be a 2-D table (records × attributes); got {arr.ndim}-D")
+        names = _names_for_array(arr.shape[1], attributes, name)
+        columns = [numeric_column(arr[:, j], names[j], name) for j in range(arr.shape[1])]
+    if not columns:
         raise PolicyError(f"{name}: no attributes selected; give at least one attribute")
-    bad = ~np.isfinite(x)
-    if bad.any():
-        j = int(np.argmax(bad.any(axis=0)))
+    for c, x in zip(names, columns, strict=True):
+        bad = ~np.isfinite(x) if x.dtype.kind == "f" else None
+        if bad is not None and bad.any():
+            raise DataError(
+                f"column {c!r} of {name} has {int(bad.sum())} missing or infinite "
+                "values; impute or drop those records before assessing the risk"
+            )
+    return columns, names
+
+
+def numeric_column(values: Any, column: object, name: str) -> np.ndarray:
+    """One column as int64 (an integer column without missing values: exact) or float64."""
+    if isinstance(values, pd.Series):
+        if pd.api.types.is_integer_dtype(values) and not values.isna().any():
+            values = values.to_numpy()
+        else:
+            return values.to_numpy(dtype=np.float64, na_value=np.nan)
+    arr = np.asarray(values)
+    if arr.dtype.kind == "u":
+        if arr.size and arr.max() > np.iinfo(np.int64).max:
+            raise DataError(
+                f"column {column!r} of {name} has integers above 9223372036854775807, which an "
+                "attack cannot compare exactly; shift or rescale the column first"
+            )
+        return arr.astype(np.int64)
+    if arr.dtype.kind == "i":
+        return arr.astype(np.int64, copy=False)
+    return arr.astype(np.float64)
+
+
+def exact_floats(tables: Sequence[Sequence[np.ndarray]], names: Sequence[str]) -> list[np.ndarray]:
+    """Each table's columns (from ``numeric_columns``) as one float64 matrix, integer columns
+    shifted first by an offset common to every table, in exact integer arithmetic.
+
+    Distances, z-scores, ranks and tolerance comparisons are all unchanged when one column of
+    every file moves by the same constant, but float64 has a spacing of 256 near 2^60: IDs or
+    amounts in cents that differ there would all read as one value (a constant column, or two
+    different records at distance 0). Shifted by a float-representable even integer near the
+    middle of the column, they are small and exact. A column whose integers span so wide a range
+    that distinct values still meet in float64 is refused (DataError naming it): no float attack
+    can tell them apart.
+    """
+    out = [np.empty((len(t[0]) if len(t) else 0, len(names))) for t in tables]
+    for j, column in enumerate(names):
+        ints = [t[j] for t in tables if t[j].dtype.kind == "i" and len(t[j])]
+        offset = _offset(ints)
+        for m, t in zip(out, tables, strict=True):
+            x = t[j]
+            if x.dtype.kind == "i":
+                m[:, j] = (x - np.int64(offset)).astype(np.float64) if offset else x
+            else:
+                m[:, j] = x - float(offset) if offset else x
+        if ints:
+            _refuse_collapse(ints, offset, column)
+    return out
+
+
+def _offset(ints: Sequence[np.ndarray]) -> int:
+    """0 when every integer is exact in float64 (|x| ≤ 2^53: ordinary data as it is), else the
+    middle of their range rounded to a float64-representable even integer (so that a float
+    column of another file can be shifted by exactly the same amount); 0 too when the range
+    is wider than 2^62 (the shift could wrap)."""
+    if not ints:
+        return 0
+    lo = min(int(x.min()) for x in ints)
+    hi = max(int(x.max()) for x in ints)
+    if max(-lo, hi) <= EXACT_FLOAT or hi - lo > 2**62:
+        return 0
+    mid = lo + (hi - lo) // 2
+    step = 1 << max(1, abs(mid).bit_length() - 52)
+    return mid - mid % step
+
+
+def _refuse_collapse(ints: Sequence[np.ndarray], offset: int, column: str) -> None:
+    """DataError when distinct integers of the column become one float64 after the shift."""
+    lo = min(int(x.min()) for x in ints) - offset
+    hi = max(int(x.max()) for x in ints) - offset
+    if max(-lo, hi) <= EXACT_FLOAT:  # every shifted value is exact
+        return
+    values = np.unique(np.concatenate(ints))
+    shifted = (values - np.int64(offset)).astype(np.float64) if offset else values.astype(float)
+    if len(np.unique(shifted)) < len(values):
         raise DataError(
-            f"column {names[j]!r} of {name} has {int(bad[:, j].sum())} missing or infinite "
-            "values; impute or drop those records before assessing the risk"
+            f"column {column!r} holds integers that differ by less than float64 can tell apart "
+            f"over its range ({int(values[0])} … {int(values[-1])}); this attack computes "
+            "distances in float64 — leave the column out (--intruder-attributes) or rescale it"
         )
-    return x, names
+
+
+def numeric_matrix(
+    data: TableLike, name: str, attributes: Sequence[str] | None = None
+) -> tuple[np.ndarray, list[str]]:
+    """Return ``data`` (restricted to ``attributes`` for a DataFrame) as a float64 matrix, integer
+    columns shifted exactly (``exact_floats``); errors as ``numeric_columns``."""
+    columns, names = numeric_columns(data, name, attributes)
+    return exact_floats([columns], names)[0], names
 
 
 def paired_matrices(
     intruder: TableLike,
     masked: TableLike,
     attributes: Sequence[str] | None,
-) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """The intruder file and the release on the same attributes, in the same column order."""
+    original: TableLike | None = None,
+) -> tuple[np.ndarray, ...]:
+    """The intruder file and the release on the same attributes, in the same column order:
+    ``(a, b, names)``; with ``original`` (the whole original file on those attributes) also its
+    matrix, ``(a, b, o, names)``. Integer columns share one exact shift across the files
+    (``exact_floats``), so a value compares with the same value of another file exactly."""
     if attributes is None and isinstance(intruder, pd.DataFrame):
         attributes = [str(c) for c in intruder.columns]
-    a, names = numeric_matrix(intruder, "the intruder file", attributes)
-    b, names_b = numeric_matrix(
+    a, names = numeric_columns(intruder, "the intruder file", attributes)
+    b, names_b = numeric_columns(
         masked, "the masked file", attributes if isinstance(masked, pd.DataFrame) else None
     )
-    if a.shape[1] != b.shape[1]:
+    if len(a) != len(b):
         raise DataError(
-            f"the intruder file has {a.shape[1]} attributes and the masked file {b.shape[1]}; "
+            f"the intruder file has {len(a)} attributes and the masked file {len(b)}; "
             "select the same attributes in both"
         )
-    if len(a) == 0 or len(b) == 0:
+    if len(a[0]) == 0 or len(b[0]) == 0:
         raise DataError("the intruder file and the masked file must each have at least one record")
     if not isinstance(intruder, pd.DataFrame) and isinstance(masked, pd.DataFrame):
         names = names_b
-    return a, b, names
+    tables = [a, b]
+    if original is not None:
+        o, _ = numeric_columns(original, "the original file", names)
+        if len(o) != len(b):
+            raise DataError(
+                f"the original file has {len(o)} attributes and the masked file {len(b)}; "
+                "they must hold the same attributes"
+            )
+        tables.append(o)
+    return (*exact_floats(tables, names), names)
 
 
 def true_index_for(true_index: Any, n_intruder: int, n_masked: int) -> np.ndarray:

@@ -107,14 +107,44 @@ def _check_alignment(original: pd.DataFrame, masked: pd.DataFrame) -> None:
 
 
 def _numeric(frame: pd.DataFrame, col: str, which: str) -> pd.Series | None:
+    """The column as numbers, or None when a value is not one.
+
+    Integers stay exact int64 (``Int64`` where values are missing): a CSV's digits are parsed
+    as integers, not through float64, whose spacing near 2^60 is 256 — IDs there would all read
+    as one value. Other numbers become float64. Integers beyond the 64-bit range are refused.
+    """
     s = frame[col]
+    if pd.api.types.is_integer_dtype(s):
+        return _exact_integers(s, col, which)
     if pd.api.types.is_numeric_dtype(s):
         return s.astype(np.float64)
-    out = pd.to_numeric(s, errors="coerce")
+    out = pd.to_numeric(s, errors="coerce", dtype_backend="numpy_nullable")
     bad = out.isna() & s.notna()
     if bad.any():
         return None
-    return out.astype(np.float64)
+    if pd.api.types.is_integer_dtype(out):
+        return _exact_integers(out, col, which)
+    whole = s.dropna().astype(str).str.fullmatch(r"\s*[+-]?\d+\s*")
+    if len(whole) and whole.all():  # digits only, yet not a 64-bit integer
+        raise DataError(
+            f"column {col!r} of the {which} file holds integers beyond the 64-bit range, which "
+            "the attacks cannot compare exactly; shift or rescale the column first"
+        )
+    return pd.Series(out.to_numpy(dtype=np.float64, na_value=np.nan), index=s.index, name=s.name)
+
+
+def _exact_integers(s: pd.Series, col: str, which: str) -> pd.Series:
+    """An integer column as int64 (nullable ``Int64`` when values are missing); uint64 values
+    above 2^63 − 1 are refused, naming the column."""
+    unsigned = s.dtype.kind == "u" or str(s.dtype).lower().startswith("uint")
+    if unsigned and len(s) and int(s.max()) > np.iinfo(np.int64).max:
+        raise DataError(
+            f"column {col!r} of the {which} file holds integers above 9223372036854775807, "
+            "which the attacks cannot compare exactly; shift or rescale the column first"
+        )
+    if s.isna().any():
+        return s.astype("Int64")
+    return s.astype(np.int64)
 
 
 def _first_non_numeric(frame: pd.DataFrame, col: str) -> str:

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk._inputs import TableLike, numeric_matrix
+from privcheck.risk._inputs import TableLike, exact_floats, numeric_columns
 from privcheck.risk.results import (
     CategoricalDisclosureResult,
     IntervalDisclosureResult,
@@ -49,10 +49,17 @@ def _aligned_numeric(
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     if attributes is None and isinstance(original, pd.DataFrame):
         attributes = [str(c) for c in original.columns]
-    x, names = numeric_matrix(original, "the original file", attributes)
-    xm, _ = numeric_matrix(
+    cols, names = numeric_columns(original, "the original file", attributes)
+    cols_m, _ = numeric_columns(
         masked, "the masked file", attributes if isinstance(masked, pd.DataFrame) else None
     )
+    if len(cols) != len(cols_m):
+        raise DataError(
+            f"the original file has {len(cols)} attributes and the masked file {len(cols_m)}; "
+            "attribute disclosure compares them attribute by attribute"
+        )
+    # one exact shift of an integer column in both files (values near 2^60 stay apart)
+    x, xm = exact_floats([cols, cols_m], names)
     if x.shape != xm.shape:
         raise DataError(
             f"the original file is {x.shape[0]} × {x.shape[1]} and the masked file "

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk._inputs import TableLike, true_index_for
+from privcheck.risk._inputs import TableLike, exact_floats, numeric_column, true_index_for
 from privcheck.risk._links import Links
 from privcheck.risk.results import LinkageResult, RecordRiskSummary
 
@@ -213,8 +213,12 @@ def _comparison_arrays(
     for j, c in enumerate(names):
         ca, cb = fa[c], fb[c]
         if pd.api.types.is_numeric_dtype(ca) and pd.api.types.is_numeric_dtype(cb):
-            a[:, j] = ca.to_numpy(dtype=np.float64, na_value=np.nan)
-            b[:, j] = cb.to_numpy(dtype=np.float64, na_value=np.nan)
+            # integer columns exactly: one shift for both files before float64 (values near
+            # 2^60 that differ must not agree), missing values as NaN
+            xa = numeric_column(ca, c, "the intruder file")
+            xb = numeric_column(cb, c, "the masked file")
+            ma, mb = exact_floats([[xa], [xb]], [c])
+            a[:, j], b[:, j] = ma[:, 0], mb[:, 0]
         else:
             if tol[j] > 0:
                 raise PolicyError(f"attribute {c!r} is categorical: its tolerance must be 0")

@@ -44,7 +44,6 @@ from privcheck.masking.rank_swapping import check_coverage, check_variant, intru
 from privcheck.risk._inputs import (
     TableLike,
     chunk_rows,
-    numeric_matrix,
     paired_matrices,
     standardise_pair,
     true_index_for,
@@ -336,7 +335,10 @@ def microaggregation_transparency(
         raise PolicyError(
             f"k must be a positive integer (the microaggregation group size); got {k}"
         )
-    a, b, names = paired_matrices(intruder, masked, attributes)
+    if original is None:
+        a, b, names = paired_matrices(intruder, masked, attributes)
+    else:  # (one exact shift of an integer column across the three files)
+        a, b, o, names = paired_matrices(intruder, masked, attributes, original)
     t = true_index_for(true_index, len(a), len(b))
     intruder_bounds: list = [None] * a.shape[1]
     masked_bounds: list = [None] * a.shape[1]
@@ -344,7 +346,6 @@ def microaggregation_transparency(
         for j in range(a.shape[1]):
             masked_bounds[j] = microaggregation_group_bounds(b[:, j], int(k), tolerance)
     else:
-        o, _ = numeric_matrix(original, "the original file", names)
         if o.shape != b.shape:
             raise DataError(
                 f"the original file is {o.shape[0]} × {o.shape[1]} but the masked file is "

@@ -382,6 +382,61 @@ def test_cli_release_passes_check(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+def _literal_star_case(tmp_path, limit: float):
+    """A quasi-identifier whose ground value is a literal '*' under suppressed_records: star:
+    its ten records, kept by every anonymizer, are written all '*' and a check reads them as
+    suppressed records."""
+    import yaml
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "job": ["*"] * 10 + list(rng.choice(["a", "b"], 30)),
+            "disease": rng.choice(["flu", "cold"], 40),
+        }
+    )
+    data = tmp_path / "data.csv"
+    frame.to_csv(data, index=False)
+    policy = tmp_path / "policy.yaml"
+    rows = [["*", "any"], ["a", "any"], ["b", "any"]]
+    body = {
+        "attributes": {
+            "job": {"role": "quasi_identifier", "hierarchy": {"type": "table", "rows": rows}},
+            "disease": {"role": "sensitive"},
+        },
+        "models": [{"model": "k-anonymity", "k": 3}],
+        "suppressed_records": "star",
+        "suppression_limit": limit,
+    }
+    policy.write_text(yaml.safe_dump(body))
+    return data, policy
+
+
+@pytest.mark.parametrize("algorithm", ["mondrian", "mingen"])
+def test_literal_star_over_the_limit_is_refused_like_the_others(tmp_path, algorithm):
+    """Ten of 40 records read as suppressed, over the limit of 4: refused in one line, exit 2,
+    nothing written — Mondrian as the full-domain anonymizers (``release.recheck``)."""
+    data, policy = _literal_star_case(tmp_path, 0.1)
+    out = tmp_path / "out.csv"
+    r = run_cli("anonymize", data, "--policy", policy, "--algorithm", algorithm, "-o", out)
+    assert r.returncode == 2, r.stdout + r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "cannot tell from suppressed records" in lines[0]
+    assert "the suppression limit" in lines[0]
+    assert not out.exists()
+
+
+def test_literal_star_within_the_limit_is_released_and_rechecks(tmp_path):
+    """Within the limit (10 of 40 ≤ 12) the release is written and ``check`` agrees with it."""
+    data, policy = _literal_star_case(tmp_path, 0.3)
+    out = tmp_path / "out.csv"
+    r = run_cli("anonymize", data, "--policy", policy, "--algorithm", "mondrian", "-o", out)
+    assert r.returncode == 0, r.stderr
+    r = run_cli("check", out, "--policy", policy)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 # --- Adult ---------------------------------------------------------------------------------
 
 

@@ -4,20 +4,26 @@
 Every case draws a small table and a policy from one seed: every role (identifier,
 quasi-identifier, sensitive, insensitive, plus a column the policy does not name), both
 ``missing`` modes (missing values sprinkled in under ``own_class``), both ``suppressed_records``
-modes, table / intervals / masking / dates hierarchies with and without a top level, and a few
-models. It runs every anonymizer that enforces the models (incognito, mingen, datafly; mdav,
-and rank swapping, whose verdict decides its exit code, when every quasi-identifier is numeric),
-writes the release as the CLI does (CSV or Parquet) and checks the written file with the policy
-file. The oracle
-is the plain checker reading the file, independent of the anonymizer's own bookkeeping.
+modes, table / intervals / masking / dates hierarchies with and without a top level (a table
+sometimes with a literal ``*`` value, which a check reads as the suppression mark), and a few
+models. It runs every anonymizer that enforces the models (incognito, mingen, datafly, mondrian,
+local-suppression; mdav and rank swapping, whose verdict decides its exit code, when every
+quasi-identifier is numeric), writes the release as the CLI does (CSV or Parquet) and checks the
+written file with the policy file. The oracle is the plain checker reading the file,
+independent of the anonymizer's own bookkeeping.
+
+A hypothesis property holds top and bottom coding to the same contract
+(``test_top_bottom_coding_never_crashes_and_every_release_rechecks``).
 
 ``PRIVCHECK_ROUNDTRIP_CASES`` sets the number of seeds (default 40); 500 were run once locally
-(see docs/anonymization.md, "The round-trip contract").
+(see docs/anonymization.md, "The round-trip contract"). ``PRIVCHECK_CODING_CASES`` sets the
+coding property's examples (default 60).
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +31,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from privcheck.anonymizers import anonymize
 from privcheck.checker import check
@@ -32,7 +40,7 @@ from privcheck.engines.output import write_release
 from privcheck.errors import PrivcheckError
 
 CASES = int(os.environ.get("PRIVCHECK_ROUNDTRIP_CASES", "40"))
-GENERALIZATION = ("incognito", "mingen", "datafly")
+GENERALIZATION = ("incognito", "mingen", "datafly", "mondrian", "local-suppression")
 MASKING = ("mdav", "rank-swapping")
 #: why anonymize may refuse a random policy (exit 2): the policy cannot be satisfied, a
 #: parameter does not fit the table, or a kept record would be written as all '*' (see
@@ -45,11 +53,18 @@ REFUSALS = (
     "k must be between",
     "less than one rank",
     "needs k",
+    "no partitioning satisfies",  # mondrian: the whole table violates the policy
+    "enforces k-anonymity only",  # local suppression, under a model it cannot enforce
+    "needs a k-anonymity model",
+    "must blank every quasi-identifier of",  # … over the suppression limit (star)
+    "cannot enforce",  # mondrian, under a model it cannot enforce
 )
 
 
 def _table_qi(rng: np.random.Generator, n: int) -> tuple[list[Any], dict]:
     values = [f"v{i}" for i in range(int(rng.integers(2, 6)))]
+    if rng.random() < 0.2:  # a literal '*' value: the suppression mark, written by the data
+        values[0] = "*"
     groups = {v: f"g{i % 2}" for i, v in enumerate(values)}
     top = bool(rng.integers(2))
     rows = [[v, groups[v], *(["*"] if top else [])] for v in values]
@@ -166,6 +181,41 @@ def random_case(seed: int) -> tuple[pd.DataFrame, dict, bool]:
     return frame, policy, numeric
 
 
+def release_and_check(
+    data: Path | pd.DataFrame,
+    policy_file: Path,
+    algorithm: str,
+    out: Path,
+    refusals: tuple[str, ...] = REFUSALS,
+    **params: Any,
+) -> str | None:
+    """What ``privcheck anonymize DATA -p POLICY -a ALGORITHM -o OUT`` then ``privcheck check
+    OUT -p POLICY`` do, as the CLI does it; the failure of the contract, or None.
+
+    anonymize may refuse (exit 2, nothing written) only with a one-line message naming one of
+    ``refusals``; anything but a ``PrivcheckError`` escaping is a traceback. A release whose
+    own check fails (exit 1: a masking method's verdict) is not written; every other release is
+    written (CSV or Parquet, by ``out``'s suffix) and must pass ``check`` with the same file.
+    """
+    try:
+        release, report = anonymize(data, policy_file, algorithm, **params)
+    except PrivcheckError as exc:  # exit 2, nothing written: only for these reasons
+        if "\n" in str(exc) or not any(reason in str(exc) for reason in refusals):
+            return f"{algorithm}: anonymize refuses: {exc}"
+        return None
+    if not report.check.passed:  # exit 1 (a masking method's release fails the policy)
+        return None
+    write_release(release, out)
+    try:
+        verdict = check(out, policy_file)
+    except PrivcheckError as exc:
+        return f"{algorithm}: check exits 2: {exc}"
+    if not verdict.passed:
+        why = verdict.findings() + [m.model for m in verdict.models if not m.passed]
+        return f"{algorithm}: check exits 1: {why}"
+    return None
+
+
 def roundtrip(seed: int, folder: Path) -> list[str]:
     """Anonymize the seed's case with every fitting algorithm; the failures of the contract."""
     frame, policy, numeric = random_case(seed)
@@ -177,24 +227,10 @@ def roundtrip(seed: int, folder: Path) -> list[str]:
     failures = []
     for algorithm in algorithms:
         params = {"p": 10} if algorithm == "rank-swapping" else {}
-        try:
-            release, report = anonymize(data, policy_file, algorithm, **params)
-        except PrivcheckError as exc:  # exit 2, nothing written: only for these reasons
-            if not any(reason in str(exc) for reason in REFUSALS):
-                failures.append(f"seed {seed} {algorithm}: anonymize refuses: {exc}")
-            continue
-        if not report.check.passed:  # exit 1 (a masking method's release fails the policy)
-            continue
         out = folder / f"release{seed}-{algorithm}.{('csv', 'parquet')[seed % 2]}"
-        write_release(release, out)
-        try:
-            verdict = check(out, policy_file)
-        except PrivcheckError as exc:
-            failures.append(f"seed {seed} {algorithm}: check exits 2: {exc}")
-            continue
-        if not verdict.passed:
-            why = verdict.findings() + [m.model for m in verdict.models if not m.passed]
-            failures.append(f"seed {seed} {algorithm}: check exits 1: {why}")
+        failure = release_and_check(data, policy_file, algorithm, out, **params)
+        if failure is not None:
+            failures.append(f"seed {seed} {failure}")
     return failures
 
 
@@ -214,6 +250,8 @@ def test_the_generator_covers_the_space():
                 h = a["hierarchy"]
                 if h["type"] == "table":
                     top = h["rows"][0][-1] == "*"
+                    if h["rows"][0][0] == "*" and policy["suppressed_records"] == "star":
+                        seen.add("literal-star")
                 elif h["type"] == "masking":
                     top = "levels" not in h  # masks every character
                 else:
@@ -232,6 +270,158 @@ def test_the_generator_covers_the_space():
         "remove",
         "star",
         "masking-fits",
+        "literal-star",
         *(f"{kind}-top{top}" for kind in QI_KINDS for top in (True, False)),
     ):
         assert needed in seen, needed
+
+
+# --- top and bottom coding (docs/anonymization.md, "Top and bottom coding") -------------------
+
+CODING_ALGORITHMS = ("incognito", "mingen", "datafly", "mondrian", "local-suppression", "safepub")
+CODING_INPUTS = (
+    "csv",
+    "tsv",
+    "parquet",  # integers
+    "parquet-str",
+    "pandas-int",
+    "pandas-str",
+    "pandas-float",
+    "pandas-category",  # integer categories
+    "pandas-category-str",
+)
+
+
+@st.composite
+def coding_cases(draw: st.DrawFn) -> dict[str, Any]:
+    """One drawn set of coding options: thresholds, a value (default, whole, fractional or a
+    label), top and/or bottom, the hierarchy kind, the input format and the algorithm."""
+
+    def value() -> float | str | None:
+        kind = draw(st.sampled_from(["default", "whole", "fraction", "label"]))
+        if kind == "whole":
+            return draw(st.integers(0, 99))
+        if kind == "fraction":
+            return draw(st.integers(0, 99)) + 0.5
+        return draw(st.sampled_from(["90+", "old", "<20"])) if kind == "label" else None
+
+    sides = draw(st.sampled_from([("top",), ("bottom",), ("top", "bottom")]))
+    low, high = sorted(draw(st.lists(st.integers(0, 99), min_size=2, max_size=2)))
+    coding = {}
+    for side in sides:
+        threshold = high if side == "top" else low
+        coding[f"{side}_coding"] = {"threshold": threshold}
+        v = value()
+        if v is not None:
+            coding[f"{side}_coding"]["value"] = v
+    return {
+        "coding": coding,
+        "hierarchy": draw(st.sampled_from(["table", "intervals", "none"])),
+        "input": draw(st.sampled_from(CODING_INPUTS)),
+        "algorithm": draw(st.sampled_from(CODING_ALGORITHMS)),
+        "seed": draw(st.integers(0, 2**16)),
+        "n": draw(st.integers(8, 60)),
+        "out": draw(st.sampled_from(["csv", "parquet"])),
+    }
+
+
+def _coding_input(case: dict[str, Any], ages: np.ndarray, folder: Path) -> Path | pd.DataFrame:
+    rng = np.random.default_rng(case["seed"])
+    frame = pd.DataFrame(
+        {
+            "age": ages,
+            "sex": rng.choice(["F", "M"], len(ages)),
+            "disease": rng.choice(["flu", "cold", "none"], len(ages)),
+        }
+    )
+    kind = case["input"]
+    if kind in ("csv", "tsv"):
+        path = folder / f"data.{kind}"
+        frame.to_csv(path, index=False, sep="," if kind == "csv" else "\t")
+        return path
+    if kind.startswith("parquet"):
+        path = folder / "data.parquet"
+        frame.assign(age=ages.astype(str) if kind == "parquet-str" else ages).to_parquet(path)
+        return path
+    age = {
+        "pandas-int": lambda: ages,
+        "pandas-str": lambda: ages.astype(str),
+        "pandas-float": lambda: ages.astype(float),
+        "pandas-category": lambda: pd.Categorical(ages),
+        "pandas-category-str": lambda: pd.Categorical(ages.astype(str)),
+    }[kind]()
+    return frame.assign(age=age)
+
+
+SEX = [["F", "*"], ["M", "*"]]
+
+
+def _coding_policy(case: dict[str, Any], folder: Path) -> dict[str, Any]:
+    age: dict[str, Any] = {"role": "quasi_identifier", **case["coding"]}
+    if case["hierarchy"] == "table":
+        # every value the data or the coding can hold, as a hierarchy file spells it
+        spelled = [str(a) for a in range(100)]
+        for coding in case["coding"].values():
+            v = coding.get("value")
+            if isinstance(v, str):
+                spelled.append(v)
+            elif isinstance(v, float):
+                spelled.append(repr(v))
+        decade = {v: f"{int(v) // 10 * 10}-{int(v) // 10 * 10 + 9}" for v in spelled[:100]}
+        rows = [[v, decade.get(v, "coded"), "*"] for v in dict.fromkeys(spelled)]
+        # a file beside the policy (a hundred inline rows would make YAML the slowest step)
+        (folder / "age.csv").write_text("".join(";".join(r) + "\n" for r in rows))
+        age["hierarchy"] = {"type": "table", "path": "age.csv"}
+    elif case["hierarchy"] == "intervals":
+        age["hierarchy"] = {"type": "intervals", "widths": [10, 20]}
+    if case["algorithm"] == "safepub":
+        models = [{"model": "differential-privacy", "epsilon": 2.0, "delta": 1e-3}]
+    else:
+        models = [{"model": "k-anonymity", "k": 2}]
+    return {
+        "attributes": {
+            "age": age,
+            "sex": {"role": "quasi_identifier", "hierarchy": {"type": "table", "rows": SEX}},
+            "disease": {"role": "sensitive"},
+        },
+        "models": models,
+        "suppression_limit": 0.5,
+    }
+
+
+@settings(max_examples=int(os.environ.get("PRIVCHECK_CODING_CASES", "60")), deadline=None)
+@given(case=coding_cases())
+def test_top_bottom_coding_never_crashes_and_every_release_rechecks(case):
+    """Any coding options × hierarchy kind × input format × algorithm: anonymize exits 0 with a
+    release that ``check`` passes under the same policy file, or refuses in one line (exit 2);
+    never a traceback. A label cannot be placed in an intervals hierarchy (refused); integers
+    stay spelled as integers (``80``, never ``80.0``) in a CSV release.
+
+    SafePub is held to the first half only: ``check`` refuses a differential-privacy policy (a
+    property of the mechanism, not of a table), so its release has no check to pass."""
+    label = any(isinstance(c.get("value"), str) for c in case["coding"].values())
+    refused_label = label and case["hierarchy"] == "intervals"
+    refusals = ("cannot place",) if refused_label else REFUSALS
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        # SafePub's smallest k from (ε, δ) = (2, 10^-3) is 64: a table it can release from
+        n = 400 if case["algorithm"] == "safepub" else case["n"]
+        ages = np.random.default_rng(case["seed"]).integers(0, 100, n)
+        data = _coding_input(case, ages, folder)
+        policy_file = folder / "policy.yaml"
+        policy_file.write_text(yaml.safe_dump(_coding_policy(case, folder)))
+        out = folder / f"release.{case['out']}"
+        if case["algorithm"] == "safepub":
+            try:
+                anonymize(data, policy_file, "safepub", seed=case["seed"])
+            except PrivcheckError as exc:
+                assert "\n" not in str(exc) and any(r in str(exc) for r in refusals), exc
+            else:
+                assert not refused_label
+            return
+        assert release_and_check(data, policy_file, case["algorithm"], out, refusals) is None
+        if refused_label:
+            assert not out.exists()
+        if out.exists() and out.suffix == ".csv" and case["input"] != "pandas-float":
+            released = pd.read_csv(out, dtype=str, keep_default_na=False)["age"]
+            assert not released.str.contains(r"\d\.0(?!\d)", regex=True).any(), set(released)

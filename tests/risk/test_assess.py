@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -283,3 +285,142 @@ def test_intruder_rows_file_errors(tmp_path):
     with pytest.raises(PolicyError, match="between 1 and 10"):
         intruder_rows("11", 10, 0)
     assert np.array_equal(intruder_rows(None, 3, 0)[0], [0, 1, 2])
+
+
+# --- integers near 2^60 (exact end to end) ------------------------------------------------------
+
+BIG = 2**60
+
+
+def big_pair(n: int = 40, seed: int = 3) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """IDs near 2^60 three apart (all one float64 there, whose spacing is 256), a small column,
+    and a release that moves every ID by a few units."""
+    rng = np.random.default_rng(seed)
+    original = pd.DataFrame(
+        {"id": BIG + 3 * rng.permutation(n).astype(np.int64), "age": rng.integers(30, 36, n)}
+    )
+    masked = original.assign(id=original["id"] + rng.integers(-4, 5, n), age=original["age"])
+    return original, masked
+
+
+def microaggregated(frame: pd.DataFrame, k: int) -> pd.DataFrame:
+    """Each column on its own in groups of k consecutive values (the last group takes the rest),
+    released as the exact group mean rounded half to even (Python ints)."""
+    out = frame.copy()
+    for c in frame.columns:
+        values = frame[c].tolist()
+        order = sorted(range(len(values)), key=values.__getitem__)
+        starts = list(range(0, len(order) - len(order) % k - k + 1, k))
+        released = [0] * len(values)
+        for i, start in enumerate(starts):
+            group = order[start : (start + k if i < len(starts) - 1 else len(order))]
+            mean = round(Fraction(sum(values[r] for r in group), len(group)))
+            for r in group:
+                released[r] = mean
+        out[c] = np.array(released, dtype=np.int64)
+    return out
+
+
+def _same_report(big, small) -> None:
+    keys = ("reidentification_rate", "certain_rate", "record_risk_summary", "figures")
+    for key in keys:
+        assert getattr(big, key) == getattr(small, key), key
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+@pytest.mark.parametrize(
+    ("attack", "params"),
+    [
+        ("dbrl", {}),
+        ("mahalanobis", {}),
+        ("prl", {}),
+        ("uniqueness", {}),
+        ("interval-disclosure", {}),
+        ("interval-disclosure", {"method": "sd"}),
+        ("rank-swap-transparency", {"p": 10}),
+        ("microaggregation-transparency", {"k": 3}),
+        ("microaggregation-multivariate-transparency", {"k": 3}),
+    ],
+)
+def test_ids_near_2_60_read_as_the_same_ids_shifted_to_small_numbers(tmp_path, fmt, attack, params):
+    """Every attack is unchanged when a column of both files moves by one constant; the oracle
+    is the same files with the IDs shifted by −2^60 (small integers, exact in float64). Read
+    as the CLI reads them (CSV digits, Parquet int64)."""
+    from privcheck.io import read_table
+
+    original, masked = big_pair()
+    if attack == "microaggregation-transparency":
+        masked = microaggregated(original, 3)
+    if attack == "microaggregation-multivariate-transparency":  # MDAV's exact integer release
+        from privcheck.masking import mdav
+
+        result = mdav(original, 3)
+        masked = original.assign(**{c: result.integers[c] for c in ("id", "age")})
+    reports = []
+    for shift in (0, BIG):
+        paths = []
+        for name, frame in (("o", original), ("m", masked)):
+            path = tmp_path / f"{name}{shift}.{fmt}"
+            shifted = frame.assign(id=frame["id"] - shift)
+            shifted.to_csv(path, index=False) if fmt == "csv" else shifted.to_parquet(path)
+            paths.append(path)
+        measure = risk_registry()[attack]
+        reports.append(
+            assess(read_table(paths[0]), read_table(paths[1]), ["id", "age"], measure, params)
+        )
+    _same_report(*reports)
+    if attack == "uniqueness":  # the sample uniques, counted on Python ints
+        keys = list(zip(masked["id"].tolist(), masked["age"].tolist(), strict=True))
+        counts = Counter(keys)
+        assert reports[0].certain_rate == pytest.approx(
+            sum(counts[k] == 1 for k in keys) / len(keys)
+        )
+
+
+def test_cli_dbrl_links_ids_near_2_60(cli, tmp_path):
+    """The release is the original: every record links to itself (before, the IDs read as one
+    constant value and only the age column linked)."""
+    original, _ = big_pair()
+    original.to_csv(tmp_path / "o.csv", index=False)
+    res = cli(
+        "risk", "--original", tmp_path / "o.csv", "--masked", tmp_path / "o.csv",
+        "--policy", policy_file(tmp_path, ["id", "age"]), "--attack", "dbrl", "--format", "json",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["reidentification_rate"] == 1.0 and out["certain_rate"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("ids", "message"),
+    [
+        # 2^62 + 1 and 2^62 + 2 are one float64 even after any shift: the span is 2^63
+        ([2**62 + 1, 2**62 + 2, -(2**62), 0] * 5, "float64 can tell apart"),
+        ([2**64 + 1, 3, 5, 7] * 5, "beyond the 64-bit range"),
+        ([2**63 + 1, 3, 5, 7] * 5, "above 9223372036854775807"),
+    ],
+)
+def test_cli_integers_a_distance_cannot_hold_are_refused_in_one_line(cli, tmp_path, ids, message):
+    frame = pd.DataFrame({"id": [str(v) for v in ids], "age": [30, 31, 32, 33] * 5})
+    frame.to_csv(tmp_path / "o.csv", index=False)
+    res = cli(
+        "risk", "--original", tmp_path / "o.csv", "--masked", tmp_path / "o.csv",
+        "--policy", policy_file(tmp_path, ["id", "age"]), "--attack", "dbrl",
+    )  # fmt: skip
+    assert res.returncode == 2, res.stdout + res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.stderr, res.stderr
+    assert message in lines[0] and "'id'" in lines[0], lines[0]
+
+
+def test_uniqueness_needs_no_float_and_counts_those_integers_exactly(tmp_path):
+    """The IDs a distance refuses are still distinct values to count classes of."""
+    ids = [2**62 + 1, 2**62 + 2, -(2**62), 0] * 5
+    frame = pd.DataFrame({"id": [str(v) for v in ids]})
+    frame.to_csv(tmp_path / "o.csv", index=False)
+    from privcheck.io import read_table
+
+    data = read_table(tmp_path / "o.csv")
+    report = assess(data, data, ["id"], risk_registry()["uniqueness"])
+    ref = uniqueness_risk([5, 5, 5, 5])
+    assert report.reidentification_rate == pytest.approx(ref.prosecutor_average_risk)
