@@ -102,7 +102,10 @@ def read_json_file(path: str | Path, what: str) -> Any:
     from privcheck.errors import PolicyError
     from privcheck.limits import load_json
 
-    text = read_text_file(path, what)
+    try:
+        text = read_text_file(path, what)
+    except DataError as exc:  # a configuration file: its problems are the policy's kind
+        raise PolicyError(str(exc)) from None
     try:
         return load_json(text)
     except PolicyError as exc:

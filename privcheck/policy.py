@@ -26,7 +26,7 @@ from pydantic import (
     model_validator,
 )
 
-from privcheck.errors import PolicyError
+from privcheck.errors import PolicyError, PrivcheckError
 from privcheck.limits import check_integers, load_json, load_yaml
 
 
@@ -517,7 +517,10 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
     from privcheck.io import read_text_file
 
     path = Path(source)
-    text = read_text_file(path, "policy file")
+    try:
+        text = read_text_file(path, "policy file")
+    except PrivcheckError as exc:  # missing, not a regular file, not UTF-8: the policy's fault
+        raise PolicyError(str(exc)) from None
     try:
         data = load_json(text) if path.suffix.lower() == ".json" else load_yaml(text)
     except PolicyError as exc:  # nesting or alias expansion beyond the bounds
