@@ -385,3 +385,21 @@ def test_usage_errors_are_one_line(work):
     refused(run("check", data), "Missing option")
     refused(run("check", data, "-p", policy, "--max-violators", "x"), "max-violators")
     refused(run("anonymize", data, "-p", policy), "Missing option")
+
+
+def test_fifos_given_to_other_inputs_of_other_commands_are_refused(work):
+    root, data, policy = work
+    fifo = root / "pipe.csv"
+    os.mkfifo(fifo)
+    graph_policy = _write(root, "g.yaml", "models:\n  - {model: k-degree, k: 2}\n")
+    for args in (
+        ["check", "--graph", fifo, "-p", graph_policy],
+        ["check", data, "-p", policy, "--linked-with", fifo],
+        ["check", fifo, "-p", policy, "--engine", "polars"],
+        ["check", fifo, "-p", policy, "--engine", "duckdb"],
+        ["compare", data, fifo, "-p", policy],
+        ["risk", "--original", data, "--masked", fifo, "-p", policy, "-a", "uniqueness"],
+        ["risk", "--original", data, "--masked", data, "-p", policy, "-a", "uniqueness",
+         "--intruder-records", fifo],
+    ):  # fmt: skip
+        refused(run(*args, timeout=20), "FIFO")

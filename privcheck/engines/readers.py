@@ -33,18 +33,27 @@ def data_format(path: str) -> str:
 
 
 def local_matches(path: str) -> list[Path]:
-    """The local files a path or glob names (empty for remote paths); DataError if none."""
+    """The local files a path or glob names (empty for remote paths); DataError if none, or if
+    one is not a regular file (a FIFO or a device would hang the engine's reader); a folder
+    stands for the Parquet parts inside it, which are checked the same way."""
+    from privcheck.io import require_regular_file
+
     if has_scheme(path):
         return []
     if glob.has_magic(path):
         found = sorted(Path(p) for p in glob.glob(path, recursive=True))
         if not found:
             raise DataError(f"no data file matches {path}")
-        return found
-    p = Path(path)
-    if not p.exists():
-        raise DataError(f"data file not found: {p}")
-    return [p]
+    else:
+        p = Path(path)
+        if not p.exists():
+            raise DataError(f"data file not found: {p}")
+        found = [p]
+    for p in found:
+        parts = sorted(p.rglob("*.parquet")) if p.is_dir() else [p]
+        for part in parts:
+            require_regular_file(part, "data file")
+    return found
 
 
 def _scan_target(path: str) -> str:

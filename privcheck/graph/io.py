@@ -33,6 +33,7 @@ import pandas as pd
 from pydantic import BaseModel
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.io import require_regular_file
 
 LABEL_ATTR = "label"
 Kind = Literal["csv", "parquet", "graphml"]
@@ -109,6 +110,7 @@ def read_graph(
         kind = kind or _kind_of(path)
         if not path.exists():
             raise DataError(f"graph file {str(path)!r} does not exist")
+        require_regular_file(path, "graph file")  # a FIFO or device would hang the reader
         if kind == "graphml":
             try:
                 raw = nx.read_graphml(path)
@@ -361,6 +363,7 @@ def _attach_labels(
         path = Path(labels)
         if not path.exists():
             raise DataError(f"node-label file {str(path)!r} does not exist")
+        require_regular_file(path, "node-label file")
         table = _read_table(path, _kind_of(path), (node_col,))
     for col in (node_col, label_col):
         if col not in table.columns:
