@@ -41,8 +41,9 @@ split between patterns has several units). Candidates, the one blanking fewest c
 Measured against the exact minimum (an integer program in the tests) on 60 random tables of
 6–30 rows, 2–4 quasi-identifiers of 2–4 values, k = 2–4: blanked / minimum is 1 on every table
 (the exact program takes them), 1.058 on average without it (median 1, worst 1.5); today's
-routine alone 1.147 (median 1.012, worst 2). On larger random tables (60–200 rows) the
-heuristic is 1.1–1.25× the minimum, ``polish`` narrows it to about 1.1.
+routine alone 1.147 (median 1.012, worst 2). On larger random tables (60–200 rows, mostly
+unique rows) the heuristics are hardly better than today's routine (1.13–1.24× against
+1.14–1.25×); ``polish=12`` brings them to 1.08–1.13×. Adult: 653 → 626 cells (minimum ≥ 576).
 
 Bound. Every record of a class smaller than k must lose at least one cell in any solution (kept
 whole, its class in the release holds only its own unblanked copies, fewer than k), and any
