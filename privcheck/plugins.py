@@ -43,6 +43,7 @@ BUILTIN_MODELS: tuple[str, ...] = (
     "privcheck.graph.models",
 )
 BUILTIN_ANONYMIZERS: tuple[str, ...] = (
+    "privcheck.anonymizers.auto",
     "privcheck.anonymizers.mingen",
     "privcheck.anonymizers.datafly",
     "privcheck.anonymizers.incognito",

@@ -20,7 +20,7 @@ from privcheck.report import AnonymizationReport
 def anonymize(
     data: pd.DataFrame | str | Path | Any,
     policy: Policy | dict | str | Path,
-    algorithm: str = "incognito",
+    algorithm: str = "auto",
     *,
     seed: int | None = None,
     keep_order: bool = False,
@@ -32,8 +32,11 @@ def anonymize(
     """Anonymize ``data`` so that every model of ``policy`` holds; return the release and its
     report.
 
-    ``algorithm`` names a registered anonymizer (``incognito``, ``mingen``, ``datafly``, or a
-    plugin's); ``params`` are its own parameters. Rows are shuffled unless ``keep_order``; every
+    ``algorithm`` names a registered anonymizer: ``auto`` (the default: every algorithm that can
+    guarantee the policy is planned and the least-damaging release written, see
+    ``privcheck.anonymizers.auto``), ``incognito``, ``mingen``, ``datafly``, ``mondrian``,
+    ``local-suppression``, ``safepub``, a masking method, or a plugin's; ``params`` are its own
+    parameters. Rows are shuffled unless ``keep_order``; every
     random choice draws from the operating system's entropy unless ``seed`` is given (for
     reproducible tests; it is never written out). ``previous`` (a report, its JSON file, or
     ``{qi: level}``) restricts the search to generalizations of an earlier release's node, so the
@@ -59,6 +62,8 @@ def anonymize(
         from privcheck.engines.generalize import anonymize_engine, is_spark, to_pandas
 
         if is_spark(data):
+            if algorithm == "auto":  # the candidate that runs in Spark today
+                anonymizer = registry["mingen"]()
             return anonymize_engine(
                 data,
                 policy,
@@ -78,4 +83,6 @@ def anonymize(
         progress=progress,
     )
     report.source = None if isinstance(data, pd.DataFrame) else str(data)
+    if report.chosen is None:
+        report.chosen = report.algorithm
     return release, report

@@ -9,7 +9,7 @@ impossible-policy diagnosis, the release, its re-check and the report are done h
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -34,12 +34,35 @@ from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport, Report, _fmt
 
 
+@dataclass(eq=False)
+class Plan:
+    """What an anonymizer would release, decided on the class table before a single value is
+    written: the figures ``--algorithm auto`` compares, and ``release`` — which materialises the
+    release, re-checks it and builds its report (called for the chosen candidate only).
+
+    ``class_sizes`` are the released classes as ``check`` reads them (suppressed records left
+    out), for the risk a candidate leaves (None when the algorithm does not say);
+    ``suppressed_cells`` the quasi-identifier cells released as ``*`` by suppression (blanked
+    cells, and every cell of a suppressed record)."""
+
+    algorithm: str
+    metrics: dict[str, float]
+    n_classes: int
+    n_suppressed: int
+    suppressed_cells: int
+    class_sizes: np.ndarray | None
+    seconds: float
+    release: Callable[[], tuple[Any, AnonymizationReport]]
+
+
 class Anonymizer:
     """Base class of anonymizer plugins.
 
     Subclasses set ``name`` (the ``--algorithm`` value) and ``summary``, and implement
-    ``anonymize``. ``pruning`` says whether the algorithm prunes with the generalization property,
-    so it must refuse models that lack it (``PrivacyModel.monotone``).
+    ``anonymize`` — or ``plan`` (decide on the class table) with ``anonymize`` as
+    ``plan(...).release()``, which lets ``--algorithm auto`` compare candidates and materialise
+    only the chosen one. ``pruning`` says whether the algorithm prunes with the generalization
+    property, so it must refuse models that lack it (``PrivacyModel.monotone``).
     """
 
     name: ClassVar[str]
@@ -73,6 +96,35 @@ class Anonymizer:
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
         raise NotImplementedError
+
+    def plan(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        encoded: EncodedTable | None = None,
+        seed: int | None = None,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
+        """The release this algorithm would make. The default runs ``anonymize`` (a plugin that
+        does not split deciding from writing): its figures come from the finished release.
+        ``encoded`` is the table already encoded for the policy, shared between candidates."""
+        started = time.perf_counter()
+        release, report = self.anonymize(
+            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
+        )
+        return Plan(
+            algorithm=self.name,
+            metrics=dict(report.metrics),
+            n_classes=int(report.check.n_classes),
+            n_suppressed=report.n_suppressed,
+            suppressed_cells=suppressed_cells_of(report),
+            class_sizes=None,
+            seconds=time.perf_counter() - started,
+            release=lambda: (release, report),
+        )
 
     def refuse_mechanism_models(self, policy: Policy) -> None:
         """A property of the mechanism (differential privacy) is only enforced by an algorithm
@@ -183,9 +235,60 @@ class GeneralizationAnonymizer(Anonymizer):
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        return self.plan(
+            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
+        ).release()
+
+    def plan(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        encoded: EncodedTable | None = None,
+        seed: int | None = None,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
+        """Search the lattice (on class tables only); the release is written by ``release``."""
         started = time.perf_counter()
-        encoded = encode(data, policy)
+        if encoded is None:
+            encoded = encode(data, policy)
         choice = self.choose(encoded, policy, previous=previous, progress=progress)
+        keep = None if choice.outcome.clean else choice.kept_classes
+        metrics = all_metrics(choice.table, keep)
+        n_kept = int(choice.table.sizes[choice.kept_classes].sum())
+        n_suppressed = encoded.n_records - n_kept
+        planned = time.perf_counter() - started
+
+        def release() -> tuple[pd.DataFrame, AnonymizationReport]:
+            return self.release_choice(
+                data, encoded, choice, policy, seed=seed, keep_order=keep_order, started=started
+            )
+
+        return Plan(
+            algorithm=self.name,
+            metrics=metrics,
+            n_classes=int(np.count_nonzero(choice.kept_classes)),
+            n_suppressed=n_suppressed,
+            suppressed_cells=n_suppressed * len(encoded.quasi_identifiers),
+            class_sizes=choice.table.sizes[choice.kept_classes],
+            seconds=planned,
+            release=release,
+        )
+
+    def release_choice(
+        self,
+        data: pd.DataFrame,
+        encoded: EncodedTable,
+        choice: Choice,
+        policy: Policy,
+        *,
+        seed: int | None,
+        keep_order: bool,
+        started: float,
+    ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        """Materialise the chosen node's release, re-check it and build the report."""
         kept_records = choice.kept_classes[choice.table.record_class]
         release, suppressed = materialise(
             data,
@@ -293,6 +396,14 @@ class GeneralizationAnonymizer(Anonymizer):
             "keep_order": keep_order,
             "previous_node": list(lower) if lower is not None else None,
         }
+
+
+def suppressed_cells_of(report: AnonymizationReport) -> int:
+    """Quasi-identifier cells a release gives as ``*`` by suppression: blanked cells (local
+    suppression) plus every cell of a suppressed record (left out or written as ``*``)."""
+    if report.suppressed_cells:  # blanking: a suppressed record's cells are among the blanked
+        return int(report.suppressed_cells["total"])
+    return report.n_suppressed * len(report.quasi_identifiers)
 
 
 def check_possible(encoded: EncodedTable, policy: Policy) -> None:

@@ -74,7 +74,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.base import Anonymizer, check_possible
+from privcheck.anonymizers.base import Anonymizer, Plan, check_possible
 from privcheck.anonymizers.release import materialise, recheck, removed_columns
 from privcheck.checker import SUPPRESSED, suppression_limit_records
 from privcheck.classes import ClassTable, count, group
@@ -106,6 +106,22 @@ class LocalSuppression(Anonymizer):
         previous: dict[str, int] | None = None,
         progress: Any = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        return self.plan(
+            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
+        ).release()
+
+    def plan(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        encoded: EncodedTable | None = None,
+        seed: int | None = None,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Any = None,
+    ) -> Plan:
+        """Blank on the class table; ``release`` writes the blanked rows and re-checks them."""
         started = time.perf_counter()
         self.refuse_mechanism_models(policy)
         k = self.required_k(policy)
@@ -117,7 +133,8 @@ class LocalSuppression(Anonymizer):
                 f"polish must be a number of neighbourhoods, 0 or more (--param polish=12); "
                 f"got {polish_rounds!r}"
             )
-        encoded = encode(data, policy)
+        if encoded is None:
+            encoded = encode(data, policy)
         check_possible(encoded, policy)
         node = self.start_node(encoded, policy, k)
         table = count(encoded, node, track_records=True)
@@ -136,54 +153,69 @@ class LocalSuppression(Anonymizer):
                 f"{limit}; raise suppression_limit, use suppressed_records: remove, or combine "
                 "with a node (--param generalize_first=true)"
             )
-        kept = np.ones(encoded.n_records, dtype=bool)
-        release, _ = materialise(data, encoded, node, kept, policy, keep_order=True, table=table)
-        release = blank(release, encoded, mask)
-        suppressed = full_rows if star_mode and mask.shape[1] else ~kept
-        changed = changed_cells(data, release, encoded.qi_names)
-        utility = None
-        if policy.utility is not None:  # measured on the release in input order, row by row
-            from privcheck.utility.report import release_utility
+        wildcard = policy.suppressed_cells == "wildcard"
+        metrics = release_metrics(table, prob, units, wildcard=wildcard)
+        gsize, effective, n_sup = released_classes(prob, units, wildcard=wildcard)
 
-            utility = release_utility(data, release, policy)
-        if not keep_order:
-            rows = np.random.default_rng(seed).permutation(len(release))
-            release = release.take(rows).reset_index(drop=True)
-            suppressed = suppressed[rows]
-        check = recheck(release, suppressed, policy)
-        per = {n: int(mask[:, j].sum()) for j, n in enumerate(encoded.qi_names)}
-        n_sup = int(suppressed.sum())
-        report = AnonymizationReport(
+        def release() -> tuple[pd.DataFrame, AnonymizationReport]:
+            """The blanked release, re-checked from what is written, and its report."""
+            kept = np.ones(encoded.n_records, dtype=bool)
+            frame, _ = materialise(data, encoded, node, kept, policy, keep_order=True, table=table)
+            frame = blank(frame, encoded, mask)
+            suppressed = full_rows if star_mode and mask.shape[1] else ~kept
+            changed = changed_cells(data, frame, encoded.qi_names)
+            utility = None
+            if policy.utility is not None:  # measured on the release in input order, row by row
+                from privcheck.utility.report import release_utility
+
+                utility = release_utility(data, frame, policy)
+            if not keep_order:
+                rows = np.random.default_rng(seed).permutation(len(frame))
+                frame = frame.take(rows).reset_index(drop=True)
+                suppressed = suppressed[rows]
+            check = recheck(frame, suppressed, policy)
+            per = {n: int(mask[:, j].sum()) for j, n in enumerate(encoded.qi_names)}
+            n_suppressed = int(suppressed.sum())
+            report = AnonymizationReport(
+                algorithm=self.name,
+                parameters={
+                    **self.params,
+                    "importance": [encoded.qi_names[j] for j in np.argsort(-importance)],
+                    "k": k,
+                    "models": [{"model": m.model, **m.params()} for m in policy.models],
+                    "suppression_limit": policy.suppression_limit,
+                    "suppression_limit_records": limit,
+                    "suppressed_records": policy.suppressed_records,
+                    "suppressed_cells_semantics": policy.suppressed_cells,
+                    "seed_given": seed is not None,
+                    "keep_order": keep_order,
+                },
+                quasi_identifiers=encoded.qi_names,
+                node={n: int(v) for n, v in zip(encoded.qi_names, node, strict=True)},
+                n_records=encoded.n_records,
+                n_kept=encoded.n_records - n_suppressed,
+                n_suppressed=n_suppressed,
+                n_released_rows=len(frame),
+                removed_columns=removed_columns(data, policy),
+                metrics=metrics,
+                suppressed_cells={"per_attribute": per, "total": int(mask.sum())},
+                changed_cells=changed,
+                check=check,
+                utility=utility,
+            )
+            report.elapsed_seconds = round(time.perf_counter() - started, 4)
+            return frame, report
+
+        return Plan(
             algorithm=self.name,
-            parameters={
-                **self.params,
-                "importance": [encoded.qi_names[j] for j in np.argsort(-importance)],
-                "k": k,
-                "models": [{"model": m.model, **m.params()} for m in policy.models],
-                "suppression_limit": policy.suppression_limit,
-                "suppression_limit_records": limit,
-                "suppressed_records": policy.suppressed_records,
-                "suppressed_cells_semantics": policy.suppressed_cells,
-                "seed_given": seed is not None,
-                "keep_order": keep_order,
-            },
-            quasi_identifiers=encoded.qi_names,
-            node={n: int(v) for n, v in zip(encoded.qi_names, node, strict=True)},
-            n_records=encoded.n_records,
-            n_kept=encoded.n_records - n_sup,
+            metrics=metrics,
+            n_classes=len(gsize),
             n_suppressed=n_sup,
-            n_released_rows=len(release),
-            removed_columns=removed_columns(data, policy),
-            metrics=release_metrics(
-                table, prob, units, wildcard=policy.suppressed_cells == "wildcard"
-            ),
-            suppressed_cells={"per_attribute": per, "total": int(mask.sum())},
-            changed_cells=changed,
-            check=check,
-            utility=utility,
+            suppressed_cells=int(mask.sum()),  # (a suppressed record's cells are blanked)
+            class_sizes=np.asarray(effective, dtype=np.int64),
+            seconds=time.perf_counter() - started,
+            release=release,
         )
-        report.elapsed_seconds = round(time.perf_counter() - started, 4)
-        return release, report
 
     def required_k(self, policy: Policy) -> int:
         """The k to reach; every model other than k-anonymity is refused with one line."""
@@ -998,8 +1030,27 @@ def release_metrics(
         prec_cells += np.where(bits[:, j], 1.0, level / levels.height if levels.height else 0.0)
     sizes = u.sizes.astype(np.float64)
     width = max(m, 1)
-    suppressed = (u.pat == prob.full) if prob.star_mode and m else np.zeros(len(sizes), bool)
-    n_sup = float(sizes[suppressed].sum())
+    gsize, effective, n_sup = released_classes(prob, u, wildcard=wildcard)
+    gsize, effective = gsize.astype(np.float64), effective.astype(np.float64)
+    n_classes = len(gsize)
+    return {
+        "prec": 1.0 - float(sizes @ prec_cells) / (n * width) if m else 1.0,
+        "loss": float(sizes @ loss_cells) / (n * width) if m else 0.0,
+        "n_classes": float(n_classes),
+        "aecs": (float(effective.sum()) + n_sup) / (n_classes + (n_sup > 0)),
+        "discernibility": float(gsize @ effective) + n_sup * n,
+    }
+
+
+def released_classes(
+    prob: Problem, u: Units, *, wildcard: bool
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The release's classes as ``check`` forms them: (records per class, the size a check
+    reads — its records under ``category``, its compatible records under ``wildcard`` — and the
+    number of suppressed records, the all-``*`` rows under ``star``)."""
+    m = prob.m
+    suppressed = (u.pat == prob.full) if prob.star_mode and m else np.zeros(len(u.sizes), bool)
+    n_sup = int(u.sizes[suppressed].sum())
     kept = ~suppressed
     if kept.any() and m:
         inverse, gsize = prob.groups(u.pat[kept], u.keys[kept], u.sizes[kept])
@@ -1011,16 +1062,8 @@ def release_metrics(
             else gsize
         )
     else:
-        gsize = effective = np.full(int(kept.any()), float(sizes[kept].sum()))
-    gsize, effective = gsize.astype(np.float64), effective.astype(np.float64)
-    n_classes = len(gsize)
-    return {
-        "prec": 1.0 - float(sizes @ prec_cells) / (n * width) if m else 1.0,
-        "loss": float(sizes @ loss_cells) / (n * width) if m else 0.0,
-        "n_classes": float(n_classes),
-        "aecs": (float(effective.sum()) + n_sup) / (n_classes + (n_sup > 0)),
-        "discernibility": float(gsize @ effective) + n_sup * n,
-    }
+        gsize = effective = np.full(int(kept.any()), int(u.sizes[kept].sum()))
+    return gsize, effective, n_sup
 
 
 def _effective_sizes(
