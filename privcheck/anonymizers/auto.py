@@ -104,11 +104,6 @@ class Auto(Anonymizer):
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
         started = time.perf_counter()
-        if previous is not None:
-            raise PolicyError(
-                "--previous restricts a full-domain search to generalizations of an earlier "
-                "node; give --algorithm mingen (or incognito, datafly) with it, not auto"
-            )
         encoded = encode(data, policy)
         metric = comparison_metric(policy)
         threshold = risk_threshold(policy)
@@ -130,6 +125,7 @@ class Auto(Anonymizer):
                         encoded=encoded,
                         seed=seed,
                         keep_order=keep_order,
+                        previous=previous,  # (only full-domain searches take one)
                         progress=progress if name == "mingen" else None,
                     )
                 except PolicyError as exc:  # it cannot guarantee this policy: say why

@@ -150,8 +150,18 @@ def test_nothing_satisfies_within_the_limit(tmp_path):
     res = cli("anonymize", data, "-p", write_policy(tmp_path, policy), "-o", tmp_path / "r.csv")
     assert res.returncode == 0, res.stderr  # the top node is one class with EMD 0
     policy["attributes"]["zip"]["hierarchy"] = {"type": "masking", "levels": 1}
-    res = cli("anonymize", data, "-p", write_policy(tmp_path, policy), "-o", tmp_path / "r.csv")
+    path = write_policy(tmp_path, policy)
+    res = cli("anonymize", data, "-p", path, "-o", tmp_path / "r.csv", "-a", "mingen")
     assert_one_line_error(res, "within the suppression limit of 0 records")
+    # no full-domain node fits, but Mondrian may put every record in one box: auto finds it
+    res = cli(
+        "anonymize", data, "-p", path, "-o", tmp_path / "r.csv", "--report", tmp_path / "r.json"
+    )
+    assert res.returncode == 0, res.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["chosen"] == "mondrian" and report["algorithm"] == "auto"
+    mingen = next(c for c in report["candidates"] if c["algorithm"] == "mingen")
+    assert not mingen["passed"] and "suppression limit" in mingen["excluded_reason"]
 
 
 def test_demo_shows_check_anonymize_check():
@@ -160,4 +170,7 @@ def test_demo_shows_check_anonymize_check():
     out = res.stdout
     assert out.index("1. check") < out.index("2. anonymize") < out.index("3. check")
     assert "FAILED" in out.split("2. anonymize")[0]
-    assert "privcheck check release: PASSED" in out
+    after = out.split("3. check")[1]
+    assert "adult-release.csv: PASSED" in after and "chose " in out.split("3. check")[0]
+    report = Path(out.rsplit("(HTML, with pictures): ", 1)[1].strip())
+    assert report.is_file() and (report.parent / "adult-release.csv").is_file()
