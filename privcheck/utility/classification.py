@@ -18,9 +18,15 @@ containing_boxes``) — for a full-domain release that is its value's ancestor a
 local suppression and Mondrian the class it would have joined. Features are the quasi-identifiers
 only: the other columns are released unchanged and would dilute the loss.
 
-Model: scikit-learn's ``RandomForestClassifier`` with a fixed small size (50 trees, leaves of at
-least 2 records, one thread) and the seed, so the figures repeat exactly. scikit-learn is the
-``risk`` extra. Reported: both accuracies and the loss in percentage points (original − release).
+Model: scikit-learn's ``LogisticRegression`` (L2, C = 1, liblinear; one per class against the
+rest when the target has more than two) on the sparse one-hot features — one of the
+classifiers ARX's utility analysis offers; deterministic with the seed, as accurate as a
+50-tree forest on Adult's quasi-identifiers (0.838 against 0.834 predicting salary-class) and
+fit in a fraction of a second, also on the hundreds of items of a Mondrian release. The original's
+model depends on the original, the split and the seed only: ``original_accuracy`` fits it once
+and ``compare`` shares it between every release of the same original. scikit-learn is the
+``risk`` extra.
+Reported: both accuracies and the loss in percentage points (original − release).
 """
 
 from __future__ import annotations
@@ -34,13 +40,12 @@ from privcheck.errors import PolicyError
 from privcheck.utility.kl_divergence import containing_boxes
 from privcheck.utility.recoding import Recoding
 
-N_TREES = 50
-MIN_LEAF = 2
+#: inverse regularisation strength of the logistic regression (scikit-learn's default)
+C = 1.0
+MAX_ITER = 1_000
 #: most rows trained on / evaluated on (seeded uniform samples beyond)
 MAX_TRAIN = 50_000
 MAX_TEST = 50_000
-#: largest one-hot matrix built dense (float32 cells); larger ones are sparse
-DENSE_CELLS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ class ClassificationResult:
 
 
 def _one_hot(codes: np.ndarray, widths: list[int]):
+    """One indicator per (column, code): a sparse matrix with one entry per cell."""
     from scipy import sparse
 
     n, q = codes.shape
@@ -62,23 +68,47 @@ def _one_hot(codes: np.ndarray, widths: list[int]):
     cols = (codes + offsets[None, :]).reshape(-1)
     rows = np.repeat(np.arange(n), q)
     width = int(sum(widths))
-    if n * width <= DENSE_CELLS:  # the forest fits dense input ~2.5× faster than sparse
-        dense = np.zeros((n, width), dtype=np.float32)
-        dense[rows, cols] = 1.0
-        return dense
-    return sparse.csr_matrix((np.ones(n * q, dtype=np.float32), (rows, cols)), shape=(n, width))
+    return sparse.csr_matrix((np.ones(n * q, dtype=np.float64), (rows, cols)), shape=(n, width))
 
 
 def _model(seed: int):
     try:
-        from sklearn.ensemble import RandomForestClassifier
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.multiclass import OneVsRestClassifier
     except ImportError:
         raise PolicyError(
             "classification utility needs scikit-learn: pip install 'privcheck[risk]'"
         ) from None
-    return RandomForestClassifier(
-        n_estimators=N_TREES, min_samples_leaf=MIN_LEAF, random_state=seed, n_jobs=1
+    return OneVsRestClassifier(
+        LogisticRegression(C=C, solver="liblinear", max_iter=MAX_ITER, random_state=seed)
     )
+
+
+def _fit_predict(x_train, y_train: np.ndarray, x_test, seed: int) -> np.ndarray:
+    """Predictions (integer class codes) of the model fit on the training rows (a single
+    class: that class)."""
+    classes = np.unique(y_train)
+    if len(classes) == 1:
+        return np.full(x_test.shape[0], classes[0], dtype=y_train.dtype)
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = _model(seed).fit(x_train, y_train)
+    return model.predict(x_test)
+
+
+def _codes(*targets: pd.Series) -> list[np.ndarray]:
+    """The targets as integer codes of one shared factorization of their spellings."""
+    text = [t.astype(str).to_numpy(dtype=object) for t in targets]
+    codes, _ = pd.factorize(np.concatenate(text))
+    out, start = [], 0
+    for t in text:
+        out.append(codes[start : start + len(t)].astype(np.int64))
+        start += len(t)
+    return out
 
 
 def split(n: int, test_share: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -91,6 +121,24 @@ def split(n: int, test_share: float, seed: int) -> tuple[np.ndarray, np.ndarray]
     return np.sort(perm[n_test : n_test + n_train]), np.sort(perm[:n_test])
 
 
+def original_accuracy(
+    rec: Recoding, original_target: pd.Series, *, test_share: float = 0.3, seed: int = 0
+) -> float:
+    """Accuracy on the held-out original rows of the model trained on the original's training
+    rows (features: one indicator per original value present)."""
+    train, test = split(rec.n_records, test_share, seed)
+    if len(train) == 0:
+        raise PolicyError("classification utility needs at least two records")
+    (y,) = _codes(original_target)
+    grounds = rec.grounds
+    present = [np.cumsum(c.freq > 0) - 1 for c in rec.columns]
+    x = _one_hot(
+        np.stack([p[grounds[:, j]] for j, p in enumerate(present)], axis=1),
+        [int(p[-1]) + 1 for p in present],
+    )
+    return float(np.mean(_fit_predict(x[train], y[train], x[test], seed) == y[test]))
+
+
 def classification_utility(
     rec: Recoding,
     original_target: pd.Series,
@@ -98,32 +146,32 @@ def classification_utility(
     *,
     test_share: float = 0.3,
     seed: int = 0,
+    accuracy_original: float | None = None,
 ) -> ClassificationResult:
     """Accuracy on held-out original rows of the model trained on the original and on the
-    release (module docstring)."""
+    release (module docstring). ``accuracy_original``: the original's figure when the caller
+    has it already (``original_accuracy`` of the same original, split and seed)."""
+    if not rec.aligned:
+        raise PolicyError("classification utility needs the release's rows in the original's order")
     n = rec.n_records
     train, test = split(n, test_share, seed)
     if len(train) == 0:
         raise PolicyError("classification utility needs at least two records")
-    y_orig = original_target.astype(str).to_numpy()
-    y_rel = released_target.astype(str).to_numpy()
-    grounds, items = rec.grounds, rec.items
-    # original model: one indicator per value present in the original
-    present = [np.cumsum(c.freq > 0) - 1 for c in rec.columns]
-    x_orig = _one_hot(
-        np.stack([p[grounds[:, j]] for j, p in enumerate(present)], axis=1),
-        [int(p[-1]) + 1 for p in present],
-    )
-    m_orig = _model(seed).fit(x_orig[train], y_orig[train])
-    acc_orig = float(np.mean(m_orig.predict(x_orig[test]) == y_orig[test]))
+    if accuracy_original is None:
+        accuracy_original = original_accuracy(
+            rec, original_target, test_share=test_share, seed=seed
+        )
+    y_orig, y_rel = _codes(original_target, released_target)
+    items = rec.items
     # release model: one indicator per released item; held-out originals in the release's terms
     i_widths = [c.n_items for c in rec.columns]
-    m_rel = _model(seed).fit(_one_hot(items[train], i_widths), y_rel[train])
     # the held-out records' distinct original tuples, each mapped once
     points, _, point_of_row = rec.distinct("grounds")
-    mapped, _ = containing_boxes(rec, points[np.unique(point_of_row[test])])
+    wanted = np.unique(point_of_row[test])
+    mapped, _ = containing_boxes(rec, points[wanted])
     slot = np.zeros(len(points), dtype=np.int64)
-    slot[np.unique(point_of_row[test])] = np.arange(len(mapped))
+    slot[wanted] = np.arange(len(mapped))
     x_test = _one_hot(mapped[slot[point_of_row[test]]], i_widths)
-    acc_rel = float(np.mean(m_rel.predict(x_test) == y_orig[test]))
-    return ClassificationResult(acc_orig, acc_rel)
+    predicted = _fit_predict(_one_hot(items[train], i_widths), y_rel[train], x_test, seed)
+    acc_rel = float(np.mean(predicted == y_orig[test]))
+    return ClassificationResult(accuracy_original, acc_rel)

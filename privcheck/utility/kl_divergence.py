@@ -11,9 +11,11 @@ original values in it. Each row's box contains its own original, so ``p2 > 0`` w
 ``p1 > 0``. 0 = the release keeps the joint distribution; natural log (nats); lower is better.
 
 Boxes may overlap (a ``*`` cell covers every value; Mondrian's relaxed ranges), so containment is
-tested, not assumed: distinct released tuples × distinct original tuples, in blocks, one column at
-a time starting with the most selective, keeping only the pairs still inside — vectorised over
-pairs, never over rows. ``containing_boxes`` exposes the same join for the classification
+tested, not assumed, between the distinct released tuples and the distinct original tuples with
+bitsets: per quasi-identifier and ground value, the set of boxes whose cell covers it, 64 boxes a
+word; a point's containing boxes are the AND of its values' sets over the quasi-identifiers —
+points × quasi-identifiers × boxes/64 word operations, vectorised over blocks of points, never a
+loop over rows or pairs. ``containing_boxes`` exposes the same join for the classification
 measure (which box of the release an original record falls in).
 """
 
@@ -23,7 +25,20 @@ import numpy as np
 
 from privcheck.utility.recoding import Recoding
 
-_BLOCK_CELLS = 4_000_000  # boxes × points tested densely on the first column per block
+#: words (64 boxes each) × points ANDed per block, and boxes per block (bitset tables of
+#: ground values × words stay small)
+_BLOCK_WORDS = 1 << 21
+_BOX_BLOCK = 64 * 256
+
+
+def _bitsets(cover: np.ndarray, box_items: np.ndarray) -> np.ndarray:
+    """Ground values × words: bit b of word w set when box 64·w + b's item covers the value."""
+    covers = cover[box_items].T  # ground values × boxes
+    pad = (-covers.shape[1]) % 64
+    if pad:
+        covers = np.concatenate([covers, np.zeros((covers.shape[0], pad), dtype=bool)], axis=1)
+    packed = np.packbits(covers, axis=1, bitorder="little")
+    return np.ascontiguousarray(packed).view("<u8")
 
 
 def containing_pairs(rec: Recoding, boxes: np.ndarray, points: np.ndarray):
@@ -32,20 +47,26 @@ def containing_pairs(rec: Recoding, boxes: np.ndarray, points: np.ndarray):
     ``boxes``: distinct rows of item ids; ``points``: distinct rows of ground codes.
     """
     cols = rec.columns
-    share = [float(c.cover[boxes[:, j]].mean()) if len(boxes) else 0.0 for j, c in enumerate(cols)]
-    order = np.argsort(share, kind="stable")
-    n_pts = len(points)
-    block = max(1, _BLOCK_CELLS // max(n_pts, 1))
-    for start in range(0, len(boxes), block):
-        ids = np.arange(start, min(start + block, len(boxes)))
-        j0 = order[0]
-        dense = cols[j0].cover[boxes[ids, j0]][:, points[:, j0]]
-        bi, pi = np.nonzero(dense)
-        bi = ids[bi]
-        for j in order[1:]:
-            keep = cols[j].cover[boxes[bi, j], points[pi, j]]
-            bi, pi = bi[keep], pi[keep]
-        yield bi, pi
+    if not len(boxes) or not len(points):
+        return
+    for b0 in range(0, len(boxes), _BOX_BLOCK):
+        bsel = boxes[b0 : b0 + _BOX_BLOCK]
+        tables = [_bitsets(c.cover, bsel[:, j]) for j, c in enumerate(cols)]
+        n_words = tables[0].shape[1]
+        step = max(1, _BLOCK_WORDS // n_words)
+        for p0 in range(0, len(points), step):
+            pts = points[p0 : p0 + step]
+            acc = tables[0][pts[:, 0]]
+            for j in range(1, len(cols)):
+                acc &= tables[j][pts[:, j]]
+            pi, wi = np.nonzero(acc)
+            if not len(pi):
+                continue
+            bits = np.unpackbits(
+                acc[pi, wi].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little"
+            )
+            k, bit = np.nonzero(bits)
+            yield b0 + wi[k] * 64 + bit, p0 + pi[k]
 
 
 def kl_divergence(rec: Recoding) -> float:

@@ -36,7 +36,7 @@ def test_a_determined_target_and_a_release_that_hides_everything() -> None:
     rec = recoding(frame, release, policy())
     got = classification_utility(rec, frame["disease"], release["disease"], seed=4)
     assert got.accuracy_original == 1.0
-    # every released row reads the same: the forest predicts the training majority ('flu')
+    # every released row reads the same: the model predicts the training majority ('flu')
     _, test = split(len(frame), 0.3, 4)
     assert got.accuracy_release == pytest.approx(
         np.mean(frame["disease"].to_numpy()[test] == "flu")
