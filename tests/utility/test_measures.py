@@ -217,7 +217,7 @@ def test_row_count_columns_and_labels_are_checked() -> None:
     frame = random_table(np.random.default_rng(1), 10)
     with pytest.raises(DataError, match="has 11 rows and the original 10"):
         compare(frame, pd.concat([frame, frame.iloc[:1]]), policy())
-    with pytest.raises(DataError, match="has 9 rows and the original 10.*--keep-order"):
+    with pytest.raises(DataError, match=r"has 9 rows and the original 10.*--keep-order"):
         recoding(frame, frame.iloc[:9], policy(), aligned_only=True)
     with pytest.raises(DataError, match="no column 'job'"):
         compare(frame, frame.drop(columns="job"), policy())
