@@ -577,7 +577,7 @@ class Mondrian(Anonymizer):
             from privcheck.utility.report import release_utility
 
             ordered = materialise_partitions(data, policy, labels, record_part, True, None)
-            utility = release_utility(data, ordered, policy)
+            utility = release_utility(data, ordered, policy, encoded)
         check = recheck_partitions(
             data, encoded, labels, record_part, policy, len(release), relaxed
         )

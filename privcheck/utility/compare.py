@@ -65,9 +65,10 @@ def baseline(
     target: str | None = None,
     test_share: float | None = None,
     seed: int | None = None,
+    encoded: EncodedTable | None = None,
 ) -> Baseline:
     """Prepare ``original`` for comparisons. ``target`` etc. default to the policy's
-    ``utility`` options."""
+    ``utility`` options; ``encoded``: the original already encoded under ``policy``."""
     options = policy.utility
     target = target if target is not None else (options.target if options else None)
     test_share = test_share if test_share is not None else (options.test_share if options else 0.3)
@@ -85,7 +86,8 @@ def baseline(
                 f"the classification target {target!r} is a quasi-identifier; predict a "
                 "sensitive or insensitive column"
             )
-    encoded = encode(original, policy, sensitive=[])
+    if encoded is None:
+        encoded = encode(original, policy, sensitive=[])
     return Baseline(original, policy, encoded, target, test_share, seed)
 
 
@@ -118,10 +120,7 @@ def recoding(
         encoded = encode(original, policy, sensitive=[])
     if r == n:
         try:
-            columns = [
-                resolve_column(col, release[col.name].to_numpy())
-                for col in encoded.quasi_identifiers
-            ]
+            columns = [resolve_column(col, release[col.name]) for col in encoded.quasi_identifiers]
             return Recoding(columns, n, n_released=r)
         except Misaligned:
             if aligned_only:
@@ -139,9 +138,7 @@ def recoding(
             f"the release leaves out {n - r} of the original's {n} records (suppressed records "
             "removed), so its rows cannot be matched to the original's"
         )
-    columns = [
-        resolve_labels(col, release[col.name].to_numpy(), n) for col in encoded.quasi_identifiers
-    ]
+    columns = [resolve_labels(col, release[col.name], n) for col in encoded.quasi_identifiers]
     reason = (
         f"{why}; anonymize with --keep-order and suppressed_records: star to measure it (the "
         "held-out original records must be kept out of the release's training rows)"

@@ -151,10 +151,12 @@ def _distinct(keys: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
     return distinct, rank[keys]
 
 
-def _released_strings(released: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(code of every row, distinct released strings): the raw values factorized first, then
-    only the distinct ones spelled (39 and "39" are one value)."""
-    raw_codes, raw_uniq = pd.factorize(pd.Series(released, dtype=object), use_na_sentinel=False)
+def _released_strings(released: np.ndarray | pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(code of every row, distinct released strings): the raw values factorized first (a
+    pandas column as it is: an Arrow-backed one by Arrow's dictionary encoding), then only the
+    distinct ones spelled (39 and "39" are one value)."""
+    column = released if isinstance(released, pd.Series) else pd.Series(released, dtype=object)
+    raw_codes, raw_uniq = pd.factorize(column, use_na_sentinel=False)
     spelled = pd.Series(string_labels(np.asarray(raw_uniq, dtype=object))).astype(str)
     uniq_codes, rel_uniq = pd.factorize(spelled)
     return uniq_codes[raw_codes], np.asarray(rel_uniq, dtype=object).astype(str)
@@ -176,7 +178,7 @@ def _original(col: EncodedColumn) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     return g, freq, numbers, ground_str
 
 
-def resolve_column(col: EncodedColumn, released: np.ndarray) -> ColumnRecoding:
+def resolve_column(col: EncodedColumn, released: np.ndarray | pd.Series) -> ColumnRecoding:
     """Resolve one column's released strings (one per row, aligned with ``col.codes``); raise
     ``Misaligned`` at the first cell that does not contain its original."""
     levels = col.levels
@@ -217,7 +219,9 @@ def resolve_column(col: EncodedColumn, released: np.ndarray) -> ColumnRecoding:
     )
 
 
-def resolve_labels(col: EncodedColumn, released: np.ndarray, n_records: int) -> ColumnRecoding:
+def resolve_labels(
+    col: EncodedColumn, released: np.ndarray | pd.Series, n_records: int
+) -> ColumnRecoding:
     """Resolve one column of a release whose rows are not the original's, from its labels
     alone: each distinct string is a value of the attribute (as itself), the label of a
     hierarchy node (the lowest level that spells it), ``*``, or a numeric range; rows
