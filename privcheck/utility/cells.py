@@ -24,7 +24,7 @@ def changed_cells(rec: Recoding) -> int:
 
 
 def suppressed_cells(rec: Recoding) -> int:
-    return sum(int(np.count_nonzero(c.label[c.item] == TOP)) for c in rec.columns)
+    return sum(int(np.count_nonzero((c.label == TOP)[c.item])) for c in rec.columns)
 
 
 def _share(count: int, rec: Recoding) -> float:

@@ -14,7 +14,7 @@ Encoding: every quasi-identifier is one-hot encoded by its released items (a hie
 its level, a range, ``*``: one indicator each; the original model: one per original value). A
 held-out original record must be written in the release's recoding: it is mapped to the
 released tuple of the largest released class whose box contains it (``kl_divergence.
-containing_boxes``) — for a full-domain release that is its value's ancestor at the node, for
+heaviest_boxes``) — for a full-domain release that is its value's ancestor at the node, for
 local suppression and Mondrian the class it would have joined. Features are the quasi-identifiers
 only: the other columns are released unchanged and would dilute the loss.
 
@@ -39,7 +39,7 @@ import pandas as pd
 
 from privcheck.classes import first_rows, group
 from privcheck.errors import PolicyError
-from privcheck.utility.kl_divergence import containing_boxes
+from privcheck.utility.kl_divergence import heaviest_boxes
 from privcheck.utility.recoding import Recoding
 
 #: inverse regularisation strength of the logistic regression (scikit-learn's default)
@@ -122,11 +122,11 @@ def fit_predict(
 
 def _codes(*targets: pd.Series) -> list[np.ndarray]:
     """The targets as integer codes of one shared factorization of their spellings."""
-    text = [t.astype(str).to_numpy(dtype=object) for t in targets]
-    codes, _ = pd.factorize(np.concatenate(text))
+    joined = pd.concat([t.astype(str).reset_index(drop=True) for t in targets], ignore_index=True)
+    codes, _ = pd.factorize(joined)
     out, start = [], 0
-    for t in text:
-        out.append(codes[start : start + len(t)].astype(np.int64))
+    for t in targets:
+        out.append(np.asarray(codes[start : start + len(t)], dtype=np.int64))
         start += len(t)
     return out
 
@@ -187,7 +187,7 @@ def classification_utility(
     # the held-out records' distinct original tuples, each mapped once
     points, _, point_of_row = rec.distinct("grounds")
     wanted = np.unique(point_of_row[test])
-    mapped, _ = containing_boxes(rec, points[wanted])
+    mapped = heaviest_boxes(rec, wanted)
     slot = np.zeros(len(points), dtype=np.int64)
     slot[wanted] = np.arange(len(mapped))
     x_test = mapped[slot[point_of_row[test]]]

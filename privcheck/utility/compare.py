@@ -27,7 +27,13 @@ from privcheck.errors import DataError
 from privcheck.policy import Policy
 from privcheck.utility import MEASURES
 from privcheck.utility.classification import classification_utility, original_accuracy
-from privcheck.utility.recoding import Misaligned, Recoding, resolve_column, resolve_labels
+from privcheck.utility.recoding import (
+    Misaligned,
+    Recoding,
+    original_values,
+    resolve_column,
+    resolve_labels,
+)
 
 #: the classification columns of a compare row (only with a target)
 CLASSIFICATION_COLUMNS = ("accuracy_original", "accuracy_release", "accuracy_loss_points")
@@ -47,6 +53,14 @@ class Baseline:
     test_share: float
     seed: int
     _accuracy: dict = field(default_factory=dict, repr=False)
+    _values: dict = field(default_factory=dict, repr=False)
+
+    def originals(self) -> dict[str, tuple]:
+        """Each quasi-identifier's ``original_values`` (computed once)."""
+        if not self._values:
+            for col in self.encoded.quasi_identifiers:
+                self._values[col.name] = original_values(col)
+        return self._values
 
     def accuracy(self, rec: Recoding) -> float:
         """The original model's accuracy on the held-out original rows (fit on first use)."""
@@ -98,6 +112,7 @@ def recoding(
     *,
     encoded: EncodedTable | None = None,
     aligned_only: bool = False,
+    originals: dict[str, tuple] | None = None,
 ) -> Recoding:
     """Resolve every quasi-identifier cell of ``release`` against ``original``: cell by cell when
     the rows are aligned, else from the release's labels (``aligned_only``: raise instead)."""
@@ -118,9 +133,13 @@ def recoding(
         )
     if encoded is None:
         encoded = encode(original, policy, sensitive=[])
+    originals = originals or {}
     if r == n:
         try:
-            columns = [resolve_column(col, release[col.name]) for col in encoded.quasi_identifiers]
+            columns = [
+                resolve_column(col, release[col.name], originals.get(col.name))
+                for col in encoded.quasi_identifiers
+            ]
             return Recoding(columns, n, n_released=r)
         except Misaligned:
             if aligned_only:
@@ -138,7 +157,10 @@ def recoding(
             f"the release leaves out {n - r} of the original's {n} records (suppressed records "
             "removed), so its rows cannot be matched to the original's"
         )
-    columns = [resolve_labels(col, release[col.name], n) for col in encoded.quasi_identifiers]
+    columns = [
+        resolve_labels(col, release[col.name], n, originals.get(col.name))
+        for col in encoded.quasi_identifiers
+    ]
     reason = (
         f"{why}; anonymize with --keep-order and suppressed_records: star to measure it (the "
         "held-out original records must be kept out of the release's training rows)"
@@ -149,7 +171,9 @@ def recoding(
 def measure(base: Baseline, release: pd.DataFrame) -> dict[str, Any]:
     """Every utility measure of one release (a flat row: numbers, ``None`` with a
     ``<measure>_reason`` where a measure needs aligned rows the release does not have)."""
-    rec = recoding(base.original, release, base.policy, encoded=base.encoded)
+    rec = recoding(
+        base.original, release, base.policy, encoded=base.encoded, originals=base.originals()
+    )
     row: dict[str, Any] = {"rows": len(release)}
     for name, m in MEASURES.items():
         row[name] = m.compute(rec)
@@ -211,6 +235,7 @@ def compare_releases(
     base = baseline(original, policy, target=target, test_share=test_share, seed=seed)
     entries = []
     for name, frame in releases:
+        frame = categorized(frame)
         row = measure(base, frame)
         verdict = release_verdict(frame, policy)
         entries.append({"release": name, **row, "risk": verdict.risk(), "passed": verdict.passed})
@@ -219,6 +244,20 @@ def compare_releases(
         "recommended": recommend(entries),
         "risk_threshold": risk_threshold(policy),
     }
+
+
+def categorized(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every column a categorical: each column factorized once, where both the
+    reading of its cells and the check of the release (``release_verdict``) would factorize it
+    again (a check of a file reads it dictionary-encoded the same way)."""
+    out = {}
+    for name in frame.columns:
+        column = frame[name]
+        if not isinstance(column.dtype, pd.CategoricalDtype):
+            codes, uniques = pd.factorize(column, use_na_sentinel=True)
+            column = pd.Categorical.from_codes(codes, categories=pd.Index(uniques))
+        out[name] = column
+    return pd.DataFrame(out, index=frame.index, columns=frame.columns)
 
 
 def recommend(entries: list[dict[str, Any]]) -> str | None:

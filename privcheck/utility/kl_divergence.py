@@ -13,22 +13,25 @@ original values in it. Each row's box contains its own original, so ``p2 > 0`` w
 Boxes may overlap (a ``*`` cell covers every value; Mondrian's relaxed ranges), so containment is
 tested, not assumed, between the distinct released tuples and the distinct original tuples with
 bitsets: per quasi-identifier and ground value, the set of boxes whose cell covers it, 64 boxes a
-word; a point's containing boxes are the AND of its values' sets over the quasi-identifiers —
-points × quasi-identifiers × boxes/64 word operations, vectorised over blocks of points, never a
-loop over rows or pairs. ``containing_boxes`` exposes the same join for the classification
-measure (which box of the release an original record falls in).
+word. A point's containing boxes are the AND of its values' sets over the quasi-identifiers,
+taken along a prefix tree of the points — the quasi-identifiers in order of fewer distinct
+values first, each distinct prefix ANDed once — so the word operations number
+Σ (distinct prefixes) × boxes/64, vectorised, never a loop over rows or pairs. The (box,
+point) pairs are computed once per release and shared with the classification measure
+(``heaviest_boxes``: which box of the release an original record falls in).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from privcheck.classes import first_rows, group
+from privcheck.errors import DataError
 from privcheck.utility.recoding import Recoding
 
-#: words (64 boxes each) × points ANDed per block, and boxes per block (bitset tables of
-#: ground values × words stay small)
-_BLOCK_WORDS = 1 << 21
-_BOX_BLOCK = 64 * 256
+#: most words (64 boxes each) the prefix tree holds at once: the boxes are taken in blocks
+#: so that (distinct points) × (words of a block) stays below it
+_BLOCK_WORDS = 1 << 22
 
 
 def _bitsets(cover: np.ndarray, box_items: np.ndarray) -> np.ndarray:
@@ -47,26 +50,56 @@ def containing_pairs(rec: Recoding, boxes: np.ndarray, points: np.ndarray):
     ``boxes``: distinct rows of item ids; ``points``: distinct rows of ground codes.
     """
     cols = rec.columns
-    if not len(boxes) or not len(points):
+    if not len(boxes) or not len(points) or not cols:
         return
-    for b0 in range(0, len(boxes), _BOX_BLOCK):
-        bsel = boxes[b0 : b0 + _BOX_BLOCK]
-        tables = [_bitsets(c.cover, bsel[:, j]) for j, c in enumerate(cols)]
-        n_words = tables[0].shape[1]
-        step = max(1, _BLOCK_WORDS // n_words)
-        for p0 in range(0, len(points), step):
-            pts = points[p0 : p0 + step]
-            acc = tables[0][pts[:, 0]]
-            for j in range(1, len(cols)):
-                acc &= tables[j][pts[:, j]]
-            pi, wi = np.nonzero(acc)
-            if not len(pi):
-                continue
-            bits = np.unpackbits(
-                acc[pi, wi].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little"
+    # the quasi-identifiers by how many distinct values the points hold, fewest first, and
+    # the prefix tree: the group of every point after each column, and each group's parent
+    distinct = [len(np.unique(points[:, j])) for j in range(len(cols))]
+    order = np.argsort(distinct, kind="stable")
+    levels = []  # per column in order: (parent group of each group, its value)
+    group_of = np.zeros(len(points), dtype=np.int64)
+    n_groups = 1
+    for j in order:
+        values = points[:, j].astype(np.int64)
+        inverse, n_new = group([group_of, values], [n_groups, len(cols[j].freq)])
+        first = first_rows(inverse, n_new)
+        levels.append((group_of[first], values[first]))
+        group_of, n_groups = inverse, n_new
+    box_block = 64 * max(1, _BLOCK_WORDS // max(n_groups, 1))
+    for b0 in range(0, len(boxes), box_block):
+        bsel = boxes[b0 : b0 + box_block]
+        acc = None
+        for j, (parent, values) in zip(order, levels, strict=True):
+            table = _bitsets(cols[j].cover, bsel[:, j])
+            acc = table[values] if acc is None else acc[parent] & table[values]
+        assert acc is not None
+        gi, wi = np.nonzero(acc)
+        if not len(gi):
+            continue
+        bits = np.unpackbits(acc[gi, wi].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+        k, bit = np.nonzero(bits)
+        # the last level's groups are the (distinct) points; map each back to its row
+        point_of_group = np.empty(n_groups, dtype=np.int64)
+        point_of_group[group_of] = np.arange(len(points))
+        yield b0 + wi[k] * 64 + bit, point_of_group[gi[k]]
+
+
+def all_pairs(rec: Recoding) -> tuple[np.ndarray, np.ndarray]:
+    """Every (distinct released tuple, distinct original tuple) pair with the original inside,
+    as two id arrays into ``rec.distinct("items")`` and ``rec.distinct("grounds")``; once per
+    recoding (KL and the classification both read them)."""
+    if "pairs" not in rec.cache:
+        boxes, _, _ = rec.distinct("items")
+        points, _, _ = rec.distinct("grounds")
+        found = list(containing_pairs(rec, boxes, points))
+        if found:
+            rec.cache["pairs"] = (
+                np.concatenate([b for b, _ in found]),
+                np.concatenate([p for _, p in found]),
             )
-            k, bit = np.nonzero(bits)
-            yield b0 + wi[k] * 64 + bit, p0 + pi[k]
+        else:
+            rec.cache["pairs"] = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    return rec.cache["pairs"]
 
 
 def kl_divergence(rec: Recoding) -> float:
@@ -80,31 +113,31 @@ def kl_divergence(rec: Recoding) -> float:
     for j, c in enumerate(rec.columns):
         size *= c.cover_count[boxes[:, j]]
     mass = box_w / size  # records per tuple each box spreads (× 1/N below)
-    p2 = np.zeros(len(points))
-    for bi, pi in containing_pairs(rec, boxes, points):
-        p2 += np.bincount(pi, weights=mass[bi], minlength=len(points))
+    bi, pi = all_pairs(rec)
+    p2 = np.bincount(pi, weights=mass[bi], minlength=len(points))
+    if not (p2 > 0).all():
+        raise DataError(
+            "an original record lies in no released box: the release does not contain every "
+            "record of the original; compare a release of this original"
+        )
     p1 = p1_counts / n
     return float(np.sum(p1 * (np.log(p1_counts) - np.log(p2))))
 
 
-def containing_boxes(rec: Recoding, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each row of ``points`` (ground codes): the released tuple (row of item ids) of the
-    largest released class containing it (ties: the first in sorted order), and the distinct
-    released tuples. Every original point of the table lies in its own row's box."""
+def heaviest_boxes(rec: Recoding, point_ids: np.ndarray) -> np.ndarray:
+    """For each of the distinct original tuples ``point_ids`` (ids into
+    ``rec.distinct("grounds")``): the released tuple (row of item ids) of the largest released
+    class containing it (ties: the first in sorted order)."""
     boxes, box_w, _ = rec.distinct("items")
-    best_w = np.full(len(points), -1, dtype=np.int64)
-    best = np.zeros(len(points), dtype=np.int64)
-    for bi, pi in containing_pairs(rec, boxes, points):
-        if len(bi) == 0:
-            continue
-        # per point, the heaviest box of this block (lowest id on ties)
-        order = np.lexsort((bi, -box_w[bi], pi))
-        bi, pi = bi[order], pi[order]
-        head = np.r_[True, pi[1:] != pi[:-1]]
-        bi, pi = bi[head], pi[head]
-        better = box_w[bi] > best_w[pi]
-        best_w[pi[better]] = box_w[bi[better]]
-        best[pi[better]] = bi[better]
-    if (best_w < 0).any():  # pragma: no cover - each original lies in its own row's box
+    bi, pi = all_pairs(rec)
+    n_points = len(rec.distinct("grounds")[0])
+    # per point, the heaviest box (lowest id on ties)
+    order = np.lexsort((bi, -box_w[bi], pi))
+    bi, pi = bi[order], pi[order]
+    head = np.r_[True, pi[1:] != pi[:-1]] if len(pi) else np.zeros(0, dtype=bool)
+    best = np.full(n_points, -1, dtype=np.int64)
+    best[pi[head]] = bi[head]
+    chosen = best[point_ids]
+    if (chosen < 0).any():  # pragma: no cover - each original lies in its own row's box
         raise RuntimeError("an original record lies in no released box")
-    return boxes[best], boxes
+    return boxes[chosen]

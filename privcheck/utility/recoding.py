@@ -162,7 +162,7 @@ def _released_strings(released: np.ndarray | pd.Series) -> tuple[np.ndarray, np.
     return uniq_codes[raw_codes], np.asarray(rel_uniq, dtype=object).astype(str)
 
 
-def _original(col: EncodedColumn) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def original_values(col: EncodedColumn) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(ground code of every original row, count of every ground value, ground values as
     numbers — NaN when not numeric —, ground values spelled)."""
     levels = col.levels
@@ -178,11 +178,14 @@ def _original(col: EncodedColumn) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     return g, freq, numbers, ground_str
 
 
-def resolve_column(col: EncodedColumn, released: np.ndarray | pd.Series) -> ColumnRecoding:
+def resolve_column(
+    col: EncodedColumn, released: np.ndarray | pd.Series, original: tuple | None = None
+) -> ColumnRecoding:
     """Resolve one column's released strings (one per row, aligned with ``col.codes``); raise
-    ``Misaligned`` at the first cell that does not contain its original."""
+    ``Misaligned`` at the first cell that does not contain its original. ``original``: the
+    column's ``original_values`` when the caller has them."""
     levels = col.levels
-    g, freq, numbers, ground_str = _original(col)
+    g, freq, numbers, ground_str = original or original_values(col)
     rel_codes, rel_uniq = _released_strings(released)
     # distinct (ground, released) pairs: every rule below runs on these
     pair_key = g * len(rel_uniq) + rel_codes
@@ -220,7 +223,10 @@ def resolve_column(col: EncodedColumn, released: np.ndarray | pd.Series) -> Colu
 
 
 def resolve_labels(
-    col: EncodedColumn, released: np.ndarray | pd.Series, n_records: int
+    col: EncodedColumn,
+    released: np.ndarray | pd.Series,
+    n_records: int,
+    original: tuple | None = None,
 ) -> ColumnRecoding:
     """Resolve one column of a release whose rows are not the original's, from its labels
     alone: each distinct string is a value of the attribute (as itself), the label of a
@@ -230,7 +236,7 @@ def resolve_labels(
     A string that is none of these, or covers no value the original holds, is an input error:
     the file is not a release of this original under this policy."""
     levels = col.levels
-    g, freq, numbers, _ = _original(col)
+    g, freq, numbers, _ = original or original_values(col)
     rel_codes, rel_uniq = _released_strings(released)
     left_out = n_records - len(rel_codes)
     if left_out > 0 and TOP not in set(rel_uniq.tolist()):
@@ -374,5 +380,5 @@ class Recoding:
         or generalized to every hierarchy's top ``*``): counted as suppressed records."""
         out = np.ones(self.n_records, dtype=bool)
         for c in self.columns:
-            out &= c.label[c.item] == TOP
+            out &= (c.label == TOP)[c.item]
         return out & (len(self.columns) > 0)
