@@ -576,7 +576,9 @@ class Mondrian(Anonymizer):
         if policy.utility is not None:  # measured on the release in input order, row by row
             from privcheck.utility.report import release_utility
 
-            ordered = materialise_partitions(data, policy, labels, record_part, True, None)
+            ordered = pd.DataFrame(
+                {name: _categorical(lab, record_part) for name, lab in labels.items()}
+            )
             utility = release_utility(data, ordered, policy, encoded)
         check = recheck_partitions(
             data, encoded, labels, record_part, policy, len(release), relaxed
@@ -672,6 +674,13 @@ def record_pieces(
         piece_end = np.cumsum(pieces.weight[divided])
         out[rows] = divided[np.searchsorted(piece_end, np.arange(len(rows)), side="right")]
     return out
+
+
+def _categorical(labels: np.ndarray, record_part: np.ndarray) -> pd.Categorical:
+    """A released column in input order as a categorical of its distinct labels: one gather of
+    the partitions' codes, no string per record (what the utility measures read)."""
+    codes, distinct = pd.factorize(pd.Series(labels, dtype=object))
+    return pd.Categorical.from_codes(codes[record_part], categories=pd.Index(distinct))
 
 
 def materialise_partitions(

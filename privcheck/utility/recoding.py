@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -42,7 +43,7 @@ import pandas as pd
 from privcheck.classes import first_rows, group
 from privcheck.encoding import EncodedColumn, string_labels
 from privcheck.errors import DataError
-from privcheck.hierarchy import TOP
+from privcheck.hierarchy import TOP, parse_numbers
 
 
 class Misaligned(DataError):
@@ -91,6 +92,23 @@ class ColumnRecoding:
         return self.cover.astype(np.int64) @ (self.freq > 0).astype(np.int64)
 
 
+@lru_cache(maxsize=1 << 16)
+def _parse_range(text: str) -> tuple[float, float, bool, bool] | None:
+    """(lo, hi, lo_closed, hi_closed) of one label read as a range, or None (memoised: the
+    releases of one table spell the same few hundred labels)."""
+    if text.lstrip()[:1] in ("[", "("):
+        m = _BRACKET.match(text)
+        if m is None:
+            return None
+        a, b, closed = float(m.group(2)), float(m.group(3)), (m.group(1) == "[", m.group(4) == "]")
+    else:
+        m = _DASH.match(text)
+        if m is None:
+            return None
+        a, b, closed = float(m.group(1)), float(m.group(2)), (True, True)
+    return (a, b, *closed) if a <= b else None
+
+
 def parse_ranges(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(lo, hi, lo_closed, hi_closed) of each label read as a numeric range; NaN bounds where a
     label is not a range. Over the distinct labels of a column (tens to thousands), one regular
@@ -101,18 +119,9 @@ def parse_ranges(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     lo_closed = np.ones(n, dtype=bool)
     hi_closed = np.ones(n, dtype=bool)
     for i, label in enumerate(np.asarray(labels, dtype=object)):
-        text = str(label)
-        m = _DASH.match(text)
-        if m is not None:
-            a, b = float(m.group(1)), float(m.group(2))
-        else:
-            m = _BRACKET.match(text)
-            if m is None:
-                continue
-            a, b = float(m.group(2)), float(m.group(3))
-            lo_closed[i], hi_closed[i] = m.group(1) == "[", m.group(4) == "]"
-        if a <= b:
-            lo[i], hi[i] = a, b
+        parsed = _parse_range(str(label))
+        if parsed is not None:
+            lo[i], hi[i], lo_closed[i], hi_closed[i] = parsed
     return lo, hi, lo_closed, hi_closed
 
 
@@ -156,10 +165,18 @@ def _released_strings(released: np.ndarray | pd.Series) -> tuple[np.ndarray, np.
     pandas column as it is: an Arrow-backed one by Arrow's dictionary encoding), then only the
     distinct ones spelled (39 and "39" are one value)."""
     column = released if isinstance(released, pd.Series) else pd.Series(released, dtype=object)
-    raw_codes, raw_uniq = pd.factorize(column, use_na_sentinel=False)
-    spelled = pd.Series(string_labels(np.asarray(raw_uniq, dtype=object))).astype(str)
-    uniq_codes, rel_uniq = pd.factorize(spelled)
-    return uniq_codes[raw_codes], np.asarray(rel_uniq, dtype=object).astype(str)
+    if isinstance(column.dtype, pd.CategoricalDtype) and not column.isna().any():
+        raw_codes = column.cat.codes.to_numpy().astype(np.int64)
+        raw_uniq = column.cat.categories
+    else:
+        raw_codes, raw_uniq = pd.factorize(column, use_na_sentinel=False)
+    # the distinct values spelled and matched up (a dict over them: few, no pandas overhead)
+    index: dict[str, int] = {}
+    spelled = [str(v) for v in string_labels(np.asarray(raw_uniq, dtype=object))]
+    uniq_codes = np.array([index.setdefault(v, len(index)) for v in spelled], dtype=np.int64)
+    rel_uniq = np.empty(len(index), dtype=object)
+    rel_uniq[:] = list(index)
+    return (uniq_codes[raw_codes] if len(uniq_codes) else raw_codes), rel_uniq
 
 
 def original_values(col: EncodedColumn) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -174,7 +191,7 @@ def original_values(col: EncodedColumn) -> tuple[np.ndarray, np.ndarray, np.ndar
             "every quasi-identifier cell (or the policy's missing: own_class)"
         )
     freq = np.bincount(g, minlength=len(ground_str))
-    numbers = pd.to_numeric(pd.Series(ground_str), errors="coerce").to_numpy(dtype=float)
+    numbers = parse_numbers(ground_str)  # (pd.to_numeric(errors="coerce") on few values)
     return g, freq, numbers, ground_str
 
 
@@ -195,10 +212,12 @@ def resolve_column(
     kind, level, node = _hierarchy_reading(levels, pg, plab)
     star = (kind < 0) & (plab == TOP)
     kind[star] = SUPPRESSED
-    lo, hi, loc, hic = parse_ranges(rel_uniq)
-    todo = kind < 0
-    inside = _in_range(numbers[pg], lo[pr], hi[pr], loc[pr], hic[pr])
-    kind[todo & inside] = RANGE
+    todo = np.flatnonzero(kind < 0)
+    if len(todo) and not np.isnan(numbers).all():  # ranges: only the labels still unread
+        labels_left, at = np.unique(pr[todo], return_inverse=True)
+        lo, hi, loc, hic = parse_ranges(rel_uniq[labels_left])
+        inside = _in_range(numbers[pg[todo]], lo[at], hi[at], loc[at], hic[at])
+        kind[todo[inside]] = RANGE
     if (kind < 0).any():
         bad = np.flatnonzero(kind < 0)[0]
         row = int(np.flatnonzero(pair_of_row == bad)[0])
@@ -254,8 +273,8 @@ def resolve_labels(
         level[hit] = lv
         node[hit] = at[hit]
     kind[(kind < 0) & (rel_uniq == TOP)] = SUPPRESSED
-    lo = parse_ranges(rel_uniq)[0]
-    kind[(kind < 0) & ~np.isnan(lo)] = RANGE
+    left = np.flatnonzero(kind < 0)
+    kind[left[~np.isnan(parse_ranges(rel_uniq[left])[0])]] = RANGE
     if (kind < 0).any():
         bad = rel_uniq[np.flatnonzero(kind < 0)[0]]
         raise DataError(
@@ -343,17 +362,21 @@ class Recoding:
 
     @property
     def items(self) -> np.ndarray:
-        """Rows × quasi-identifiers matrix of released item ids."""
+        """Rows × quasi-identifiers matrix of released item ids (made once)."""
         if not self.columns:
             return np.zeros((self.n_records, 0), dtype=np.int64)
-        return np.stack([c.item for c in self.columns], axis=1)
+        if "items" not in self.cache:
+            self.cache["items"] = np.stack([c.item for c in self.columns], axis=1)
+        return self.cache["items"]
 
     @property
     def grounds(self) -> np.ndarray:
-        """Rows × quasi-identifiers matrix of the original's ground codes."""
+        """Rows × quasi-identifiers matrix of the original's ground codes (made once)."""
         if not self.columns:
             return np.zeros((self.n_records, 0), dtype=np.int64)
-        return np.stack([c.ground for c in self.columns], axis=1)
+        if "grounds" not in self.cache:
+            self.cache["grounds"] = np.stack([c.ground for c in self.columns], axis=1)
+        return self.cache["grounds"]
 
     def distinct(self, which: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(distinct rows, count of each, distinct row of every row) of the released item
