@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from privcheck.classes import first_rows, group
 from privcheck.errors import DataError
 from privcheck.utility.recoding import Recoding
 
@@ -54,17 +53,24 @@ def containing_pairs(rec: Recoding, boxes: np.ndarray, points: np.ndarray):
         return
     # the quasi-identifiers by how many distinct values the points hold, fewest first, and
     # the prefix tree: the group of every point after each column, and each group's parent
-    distinct = [len(np.unique(points[:, j])) for j in range(len(cols))]
+    distinct = [int(np.count_nonzero(np.bincount(points[:, j]))) for j in range(len(cols))]
     order = np.argsort(distinct, kind="stable")
+    # sorted by the columns in that order, each prefix's points are one run: a group starts
+    # where the prefix changes from the row before
+    rows = np.lexsort(tuple(points[:, j] for j in order[::-1]))
+    sorted_points = points[rows]
     levels = []  # per column in order: (parent group of each group, its value)
+    change = np.zeros(len(points), dtype=bool)
+    change[0] = True
     group_of = np.zeros(len(points), dtype=np.int64)
-    n_groups = 1
     for j in order:
-        values = points[:, j].astype(np.int64)
-        inverse, n_new = group([group_of, values], [n_groups, len(cols[j].freq)])
-        first = first_rows(inverse, n_new)
-        levels.append((group_of[first], values[first]))
-        group_of, n_groups = inverse, n_new
+        values = sorted_points[:, j].astype(np.int64)
+        change[1:] |= values[1:] != values[:-1]
+        starts = np.flatnonzero(change)
+        levels.append((group_of[starts], values[starts]))
+        group_of = np.cumsum(change) - 1
+    n_groups = int(group_of[-1]) + 1
+    group_of = group_of[np.argsort(rows)]  # back to the points' own order
     box_block = 64 * max(1, _BLOCK_WORDS // max(n_groups, 1))
     for b0 in range(0, len(boxes), box_block):
         bsel = boxes[b0 : b0 + box_block]
