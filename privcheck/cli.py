@@ -418,10 +418,10 @@ class CompareFormat(StrEnum):
 def compare(
     original: Annotated[Path, typer.Argument(help="The original file (CSV/TSV/Parquet)")],
     releases: Annotated[
-        list[Path],
+        list[str],
         typer.Argument(
             help="Releases of it (any order; --keep-order with suppressed_records: star gives "
-            "every measure)"
+            "every measure)",
         ),
     ],
     policy: Annotated[
@@ -477,7 +477,8 @@ def compare(
         raise PolicyError(f"--seed must be 0 or more; got {seed}")
     pol = load_policy(policy)
     data = read_table(original)
-    frames = [(str(path), read_table(path)) for path in releases]
+    # each release is named as given on the command line (JSON 'release', 'recommended')
+    frames = [(name, read_table(Path(name))) for name in releases]
     result = compare_releases(data, frames, pol, target=target, test_share=test_share, seed=seed)
     if chosen == "json":
         text = render_json(result)

@@ -122,6 +122,16 @@ def test_json_is_an_object_of_releases_and_the_recommendation(cli, tmp_path: Pat
     assert report["recommended"] == str(releases[0]) and entries[2]["loss"] == 0.0
 
 
+def test_releases_are_named_as_given(cli, tmp_path: Path) -> None:
+    write_inputs(tmp_path)
+    given = ["./coarse.csv", ".//blank.csv"]
+    res = cli("compare", "original.csv", *given, "-p", "policy.yaml", "-f", "json", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert [e["release"] for e in report["releases"]] == given
+    assert report["recommended"] == "./coarse.csv"
+
+
 def test_no_release_passes_recommends_none(cli, tmp_path: Path) -> None:
     original, releases, policy = write_inputs(tmp_path)
     res = cli("compare", original, releases[2], "--policy", policy, "--format", "json")
