@@ -28,6 +28,7 @@ from privcheck.policy import Policy
 from privcheck.utility import MEASURES
 from privcheck.utility.classification import classification_utility, original_accuracy
 from privcheck.utility.recoding import (
+    ORIGINAL_KEYS,
     Misaligned,
     Recoding,
     original_values,
@@ -54,6 +55,8 @@ class Baseline:
     seed: int
     _accuracy: dict = field(default_factory=dict, repr=False)
     _values: dict = field(default_factory=dict, repr=False)
+    #: what the measures computed from the original alone (``recoding.ORIGINAL_KEYS``)
+    shared: dict = field(default_factory=dict, repr=False)
 
     def originals(self) -> dict[str, tuple]:
         """Each quasi-identifier's ``original_values`` (computed once)."""
@@ -174,9 +177,11 @@ def measure(base: Baseline, release: pd.DataFrame) -> dict[str, Any]:
     rec = recoding(
         base.original, release, base.policy, encoded=base.encoded, originals=base.originals()
     )
+    rec.cache.update(base.shared)
     row: dict[str, Any] = {"rows": len(release)}
     for name, m in MEASURES.items():
         row[name] = m.compute(rec)
+    base.shared.update({k: rec.cache[k] for k in ORIGINAL_KEYS if k in rec.cache})
     if base.target is None:
         return row
     if base.target not in release.columns:

@@ -43,23 +43,17 @@ def _bitsets(cover: np.ndarray, box_items: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(packed).view("<u8")
 
 
-def containing_pairs(rec: Recoding, boxes: np.ndarray, points: np.ndarray):
-    """Yield (box ids, point ids) blocks of every (box, point) with the point inside the box.
-
-    ``boxes``: distinct rows of item ids; ``points``: distinct rows of ground codes.
-    """
-    cols = rec.columns
-    if not len(boxes) or not len(points) or not cols:
-        return
-    # the quasi-identifiers by how many distinct values the points hold, fewest first, and
-    # the prefix tree: the group of every point after each column, and each group's parent
-    distinct = [int(np.count_nonzero(np.bincount(points[:, j]))) for j in range(len(cols))]
+def prefix_tree(points: np.ndarray) -> tuple[np.ndarray, list, np.ndarray, int]:
+    """The points' prefix tree: the columns in order of fewer distinct values first; per column
+    in that order, (parent group of each group, its value); the last group of every point; the
+    number of last groups (= points, which are distinct). Sorted by the columns in that order,
+    each prefix's points are one run: a group starts where the prefix changes from the row
+    before — one lexsort, no hashing."""
+    distinct = [int(np.count_nonzero(np.bincount(points[:, j]))) for j in range(points.shape[1])]
     order = np.argsort(distinct, kind="stable")
-    # sorted by the columns in that order, each prefix's points are one run: a group starts
-    # where the prefix changes from the row before
     rows = np.lexsort(tuple(points[:, j] for j in order[::-1]))
     sorted_points = points[rows]
-    levels = []  # per column in order: (parent group of each group, its value)
+    levels = []
     change = np.zeros(len(points), dtype=bool)
     change[0] = True
     group_of = np.zeros(len(points), dtype=np.int64)
@@ -70,8 +64,25 @@ def containing_pairs(rec: Recoding, boxes: np.ndarray, points: np.ndarray):
         levels.append((group_of[starts], values[starts]))
         group_of = np.cumsum(change) - 1
     n_groups = int(group_of[-1]) + 1
-    group_of = group_of[np.argsort(rows)]  # back to the points' own order
+    return order, levels, group_of[np.argsort(rows)], n_groups
+
+
+def containing_pairs(
+    rec: Recoding, boxes: np.ndarray, points: np.ndarray, tree: tuple | None = None
+):
+    """Yield (box ids, point ids) blocks of every (box, point) with the point inside the box.
+
+    ``boxes``: distinct rows of item ids; ``points``: distinct rows of ground codes; ``tree``:
+    their ``prefix_tree`` when the caller has it.
+    """
+    cols = rec.columns
+    if not len(boxes) or not len(points) or not cols:
+        return
+    order, levels, group_of, n_groups = tree if tree is not None else prefix_tree(points)
     box_block = 64 * max(1, _BLOCK_WORDS // max(n_groups, 1))
+    # the last level's groups are the (distinct) points; each group's point
+    point_of_group = np.empty(n_groups, dtype=np.int64)
+    point_of_group[group_of] = np.arange(len(points))
     for b0 in range(0, len(boxes), box_block):
         bsel = boxes[b0 : b0 + box_block]
         acc = None
@@ -84,9 +95,6 @@ def containing_pairs(rec: Recoding, boxes: np.ndarray, points: np.ndarray):
             continue
         bits = np.unpackbits(acc[gi, wi].view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
         k, bit = np.nonzero(bits)
-        # the last level's groups are the (distinct) points; map each back to its row
-        point_of_group = np.empty(n_groups, dtype=np.int64)
-        point_of_group[group_of] = np.arange(len(points))
         yield b0 + wi[k] * 64 + bit, point_of_group[gi[k]]
 
 
@@ -97,7 +105,9 @@ def all_pairs(rec: Recoding) -> tuple[np.ndarray, np.ndarray]:
     if "pairs" not in rec.cache:
         boxes, _, _ = rec.distinct("items")
         points, _, _ = rec.distinct("grounds")
-        found = list(containing_pairs(rec, boxes, points))
+        if "prefix_tree" not in rec.cache and len(points) and rec.columns:
+            rec.cache["prefix_tree"] = prefix_tree(points)  # the original's: shared by releases
+        found = list(containing_pairs(rec, boxes, points, rec.cache.get("prefix_tree")))
         if found:
             rec.cache["pairs"] = (
                 np.concatenate([b for b, _ in found]),

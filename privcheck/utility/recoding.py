@@ -344,6 +344,10 @@ def _column(
     )
 
 
+#: the cache entries of a ``Recoding`` that depend on the original alone
+ORIGINAL_KEYS = ("grounds", "distinct:grounds", "prefix_tree")
+
+
 @dataclass(eq=False)
 class Recoding:
     """A whole release resolved against the original: one ``ColumnRecoding`` per quasi-identifier
@@ -351,7 +355,9 @@ class Recoding:
 
     columns: list[ColumnRecoding]
     n_records: int
-    #: memo of computations several measures share (the released classes)
+    #: memo of computations several measures share (the released classes); the entries that
+    #: depend on the original alone (``ORIGINAL_KEYS``) may be seeded from another recoding of
+    #: the same original
     cache: dict = field(default_factory=dict, repr=False)
     #: whether row i of the release is the release of original row i (else the release was
     #: read from its labels alone, ``resolve_labels``, and ``unaligned`` says why)
