@@ -8,7 +8,7 @@ measures (docs/utility.md), the classification utility predicting salary-class.
 Every release is made with suppressed records written as ``*`` and the rows in input order, so
 each is compared cell by cell with the original.
 
-    PYTHONPATH=. python benchmarks/utility_table.py [--k 5] [--limit 0.01]
+    PYTHONPATH=. python benchmarks/utility_table.py [--k 5] [--limit 0.01] [--wide]
 """
 
 from __future__ import annotations
@@ -59,12 +59,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--k", type=int, default=5)
     parser.add_argument("--limit", type=float, default=0.01, help="suppression limit")
+    parser.add_argument("--wide", action="store_true", help="every measure (a wide table)")
     args = parser.parse_args()
 
     from privcheck.io import read_table
     from privcheck.plugins import anonymizer_registry
-    from privcheck.utility.compare import compare
-    from privcheck.utility.table import render_table
+    from privcheck.utility.compare import compare_releases
+    from privcheck.utility.table import render_text
 
     frame = read_table(ADULT / "adult.csv")
     policy = make_policy(args.k, args.limit)
@@ -87,20 +88,21 @@ def main() -> None:
     missing = [n for n in ("local-suppression", "mondrian") if n not in registry]
     if missing:
         print(f"(not in this code base: {', '.join(missing)})")
-    rows = []
+    releases = []
     for label, name, params in plan:
         started = time.perf_counter()
         release, report = registry[name](**params).anonymize(frame, policy, keep_order=True)
-        made = time.perf_counter() - started
-        started = time.perf_counter()
-        row = compare(frame, release, policy, target=TARGET, seed=0)
         print(
-            f"  {label}: anonymize {made:.1f} s, compare {time.perf_counter() - started:.1f} s"
+            f"  {label}: anonymize {time.perf_counter() - started:.1f} s"
             + (f", node {list(report.node.values())}" if getattr(report, "node", None) else "")
+            + f", loss {report.metrics['loss']:.4f}"
         )
-        rows.append({"release": label, **row})
+        releases.append((label, release))
+    started = time.perf_counter()
+    result = compare_releases(frame, releases, policy, target=TARGET, seed=0)
+    print(f"  compare of {len(releases)} releases: {time.perf_counter() - started:.1f} s")
     print()
-    print(render_table(rows), end="")
+    print(render_text(result, wide=args.wide, n_records=len(frame)), end="")
 
 
 if __name__ == "__main__":

@@ -217,6 +217,10 @@ def starred_rows(frame: pd.DataFrame, policy: Policy) -> np.ndarray | None:
     for name in qis:
         if arrow:
             star &= _arrow_equals(frame.column(name), SUPPRESSED)
+        elif getattr(frame[name].dtype, "name", "") == "category":  # compare the categories
+            column = frame[name].cat
+            hit = np.asarray(column.categories, dtype=object) == SUPPRESSED
+            star &= np.append(hit, False)[column.codes.to_numpy()]  # code -1 (missing): no
         else:
             star &= frame[name].to_numpy(dtype=object, na_value=None) == SUPPRESSED
         if not star.any():

@@ -457,8 +457,11 @@ class CompareFormat(StrEnum):
 def compare(
     original: Annotated[Path, typer.Argument(help="The original file (CSV/TSV/Parquet)")],
     releases: Annotated[
-        list[Path],
-        typer.Argument(help="Releases of it, same rows in the same order (--keep-order, star)"),
+        list[str],
+        typer.Argument(
+            help="Releases of it (any order; --keep-order with suppressed_records: star gives "
+            "every measure)",
+        ),
     ],
     policy: Annotated[
         Path, typer.Option("--policy", "-p", help="The policy the releases were made under")
@@ -478,6 +481,9 @@ def compare(
     seed: Annotated[
         int | None, typer.Option("--seed", help="Seed of the split and the model (default 0)")
     ] = None,
+    wide: Annotated[
+        bool, typer.Option("--wide", help="Text: every measure (default: those that decide)")
+    ] = False,
     fmt: Annotated[
         str | None,
         typer.Option(
@@ -486,17 +492,19 @@ def compare(
     ] = None,
     output: Annotated[
         Path | None,
-        typer.Option("--output", "-o", help="Write the table here, atomically (.json, .txt)"),
+        typer.Option("--output", "-o", help="Write the report here, atomically (.json, .txt)"),
     ] = None,
 ) -> None:
-    """Utility of releases against their original: one row per release (Prec, non-uniform
-    entropy, discernibility, AECS, KL divergence, changed/suppressed cells, classification)."""
+    """Which release to publish: the utility of each release against the original (loss, Prec,
+    non-uniform entropy, KL divergence, classes, suppressed records, generalized cells,
+    classification accuracy, …), its re-identification risk, whether it passes the policy, and
+    the release with the least loss among those that pass."""
     from privcheck.errors import PolicyError
     from privcheck.io import read_table
     from privcheck.policy import load_policy
     from privcheck.report_format import output_format
-    from privcheck.utility.compare import compare as compare_release
-    from privcheck.utility.table import render_json, render_table
+    from privcheck.utility.compare import compare_releases
+    from privcheck.utility.table import render_json, render_text
 
     guard({"--output": output}, [original, *releases], policy)
     chosen = output_format(output, fmt)
@@ -508,13 +516,13 @@ def compare(
         raise PolicyError(f"--seed must be 0 or more; got {seed}")
     pol = load_policy(policy)
     data = read_table(original)
-    rows = []
-    for path in releases:
-        row = compare_release(
-            data, read_table(path), pol, target=target, test_share=test_share, seed=seed
-        )
-        rows.append({"release": str(path), **row})
-    text = render_json(rows) if chosen == "json" else render_table(rows)
+    # each release is named as given on the command line (JSON 'release', 'recommended')
+    frames = [(name, read_table(Path(name))) for name in releases]
+    result = compare_releases(data, frames, pol, target=target, test_share=test_share, seed=seed)
+    if chosen == "json":
+        text = render_json(result)
+    else:
+        text = render_text(result, wide=wide, n_records=len(data))
     emit(text, output)
 
 

@@ -98,6 +98,11 @@ class Dimension:
     ground: np.ndarray
     #: the table's range (numeric) or distinct values − 1 (categorical), for normalising
     span: float
+    #: what a released value covers, for the loss: numeric, the ground values as sorted numbers
+    #: (a range covers those inside it); categorical, per level the number of ground values
+    #: under each level code (an ancestor covers its leaves)
+    ground_sorted: np.ndarray | None = None
+    leaves: list[np.ndarray] | None = None
 
 
 def dimensions(table: ClassTable) -> list[Dimension]:
@@ -113,7 +118,9 @@ def dimensions(table: ClassTable) -> list[Dimension]:
         if as_number is not None:
             value = as_number[code]
             span = float(value.max() - value.min()) if len(value) else 0.0
-            dims.append(Dimension(col.name, True, code, value, None, None, ground, span))
+            dims.append(
+                Dimension(col.name, True, code, value, None, None, ground, span, np.sort(as_number))
+            )
             continue
         maps = [np.asarray(m, dtype=np.int64) for m in col.levels.maps]
         labels = [np.asarray(lab, dtype=object) for lab in col.levels.labels]
@@ -122,7 +129,10 @@ def dimensions(table: ClassTable) -> list[Dimension]:
             labels.append(np.array([TOP], dtype=object))
         ancestors = [m[code] for m in maps]
         span = float(len(np.unique(code)) - 1)
-        dims.append(Dimension(col.name, False, code, None, ancestors, labels, ground, span))
+        leaves = [np.bincount(m, minlength=len(lab)) for m, lab in zip(maps, labels, strict=True)]
+        dims.append(
+            Dimension(col.name, False, code, None, ancestors, labels, ground, span, None, leaves)
+        )
     return dims
 
 
@@ -414,17 +424,26 @@ def _take(d: Dimension, sel: np.ndarray) -> Dimension:
         d.labels,
         d.ground,
         d.span,
+        d.ground_sorted,
+        d.leaves,
     )
+
+
+def _bounds(d: Dimension, part: np.ndarray, n_parts: int) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and highest value of every partition along a numeric dimension."""
+    assert d.value is not None
+    lo = np.full(n_parts, np.inf)
+    hi = np.full(n_parts, -np.inf)
+    np.minimum.at(lo, part, d.value)
+    np.maximum.at(hi, part, d.value)
+    return lo, hi
 
 
 def partition_labels(d: Dimension, part: np.ndarray, n_parts: int) -> np.ndarray:
     """The released value of every partition along one dimension (strings)."""
     if d.numeric:
         assert d.value is not None
-        lo = np.full(n_parts, np.inf)
-        hi = np.full(n_parts, -np.inf)
-        np.minimum.at(lo, part, d.value)
-        np.maximum.at(hi, part, d.value)
+        lo, hi = _bounds(d, part, n_parts)
         # the ground code at each end, so that values are written as the data spells them
         lo_code = np.zeros(n_parts, dtype=np.int64)
         hi_code = np.zeros(n_parts, dtype=np.int64)
@@ -451,15 +470,42 @@ def partition_labels(d: Dimension, part: np.ndarray, n_parts: int) -> np.ndarray
     return pd.Series(out, dtype=object).astype(str).to_numpy(dtype=object)
 
 
-def certainty_loss(dims: list[Dimension], part: np.ndarray, n_parts: int, sizes) -> float:
-    """The normalised certainty penalty (ARX's loss for local recodings): the average over the
-    released cells of the share of its domain a released value covers — (hi − lo) / range for
-    a numeric value, (values under it − 1) / (values − 1) of the table for an ancestor."""
-    w = widths(dims, part, n_parts)  # partition-level shares, already normalised
-    if not dims:
-        return 0.0
+def covered(d: Dimension, part: np.ndarray, n_parts: int) -> np.ndarray:
+    """How many ground values of its quasi-identifier each partition's released value covers:
+    a range ``[lo, hi]`` the ground values inside it (the value itself: 1), an ancestor the
+    leaves under it (the added root ``*``: all of them)."""
+    if d.numeric:
+        assert d.ground_sorted is not None
+        lo, hi = _bounds(d, part, n_parts)
+        return np.searchsorted(d.ground_sorted, hi, side="right") - np.searchsorted(
+            d.ground_sorted, lo, side="left"
+        )
+    assert d.ancestors is not None and d.leaves is not None
+    level = lca_level(d, part, n_parts)
+    rep = first_rows(part, n_parts)
+    out = np.zeros(n_parts, dtype=np.int64)
+    for lv in np.unique(level):
+        at = np.flatnonzero(level == lv)
+        out[at] = d.leaves[lv][d.ancestors[lv][rep[at]]]
+    return out
+
+
+def partition_loss(dims: list[Dimension], part: np.ndarray, n_parts: int, sizes) -> float:
+    """The loss of the release (docs/anonymization.md, "Metrics"; the definition every
+    algorithm reports): a released value covering ``m`` of the ``D`` ground values of its
+    quasi-identifier's hierarchy costs ``(m − 1)/(D − 1)``, averaged over every cell. One value
+    per partition and dimension, weighted by the partition's records (no record is suppressed).
+    """
     psize = np.bincount(part, weights=sizes, minlength=n_parts)
-    return float((w.mean(axis=1) * psize).sum() / max(psize.sum(), 1))
+    total = float(psize.sum())
+    if not dims or total == 0:
+        return 0.0
+    cost = 0.0
+    for d in dims:
+        domain = len(d.ground)
+        if domain > 1:
+            cost += float((covered(d, part, n_parts) - 1) @ psize) / (domain - 1)
+    return cost / (total * len(dims))
 
 
 class Mondrian(Anonymizer):
@@ -530,8 +576,10 @@ class Mondrian(Anonymizer):
         if policy.utility is not None:  # measured on the release in input order, row by row
             from privcheck.utility.report import release_utility
 
-            ordered = materialise_partitions(data, policy, labels, record_part, True, None)
-            utility = release_utility(data, ordered, policy)
+            ordered = pd.DataFrame(
+                {name: _categorical(lab, record_part) for name, lab in labels.items()}
+            )
+            utility = release_utility(data, ordered, policy, encoded)
         check = recheck_partitions(
             data, encoded, labels, record_part, policy, len(release), relaxed
         )
@@ -549,7 +597,7 @@ class Mondrian(Anonymizer):
             "n_classes": float(n_classes),
             "discernibility": float((csizes**2).sum()),
             "aecs": n / n_classes,
-            "loss": certainty_loss(pdims, part, n_parts, pieces.weight),
+            "loss": partition_loss(pdims, part, n_parts, pieces.weight),
         }
         report = AnonymizationReport(
             algorithm=self.name,
@@ -626,6 +674,13 @@ def record_pieces(
         piece_end = np.cumsum(pieces.weight[divided])
         out[rows] = divided[np.searchsorted(piece_end, np.arange(len(rows)), side="right")]
     return out
+
+
+def _categorical(labels: np.ndarray, record_part: np.ndarray) -> pd.Categorical:
+    """A released column in input order as a categorical of its distinct labels: one gather of
+    the partitions' codes, no string per record (what the utility measures read)."""
+    codes, distinct = pd.factorize(pd.Series(labels, dtype=object))
+    return pd.Categorical.from_codes(codes[record_part], categories=pd.Index(distinct))
 
 
 def materialise_partitions(

@@ -13,8 +13,10 @@ always charged as if every quasi-identifier were generalized to the top (they re
   ``N / classes``, the suppressed records counting as one extra class. Lower is better.
 - **height**: the sum of the node's levels (ARX's "height"). Lower is better.
 - **loss** (ARX's "Loss", Iyengar's LM normalised): a released value that covers ``m`` of the
-  ``D`` ground values of its hierarchy costs ``(m − 1)/(D − 1)``, a suppressed cell 1; averaged
-  over records and attributes. Lower is better.
+  ``D`` ground values of its hierarchy (``LevelArrays.ground``) costs ``(m − 1)/(D − 1)``, a
+  suppressed cell 1; averaged over the cells of every input record. Lower is better. The one
+  definition of loss every algorithm reports (Mondrian's ``partition_loss`` and SafePub's
+  ``release_metrics`` compute the same figure; docs/anonymization.md, "Metrics").
 
 With no suppression every metric can only get worse as the node is generalized (monotone), so an
 optimum lies among the minimal satisfying nodes; with suppression a coarser node may suppress

@@ -15,12 +15,15 @@ from dataclasses import dataclass
 from privcheck.utility.cells import (
     changed_cells,
     changed_share,
+    generalized_cells,
     suppressed_cells,
+    suppressed_records,
     suppressed_share,
 )
 from privcheck.utility.class_sizes import n_classes, release_aecs, release_discernibility
 from privcheck.utility.entropy import non_uniform_entropy, normalised_entropy
 from privcheck.utility.kl_divergence import kl_divergence
+from privcheck.utility.loss import loss
 from privcheck.utility.precision import precision
 from privcheck.utility.recoding import Recoding
 
@@ -59,5 +62,18 @@ MEASURES: dict[str, Measure] = {
         Measure("changed_share", "share of QI cells changed", False, changed_share),
         Measure("suppressed_cells", "QI cells reading '*'", False, suppressed_cells),
         Measure("suppressed_share", "share of QI cells reading '*'", False, suppressed_share),
+        Measure(
+            "suppressed_records",
+            "share of records left out or all-'*'",
+            False,
+            suppressed_records,
+        ),
+        Measure(
+            "generalized_cells",
+            "share of QI cells not released as their original",
+            False,
+            generalized_cells,
+        ),
+        Measure("loss", "mean share of its ground values a cell covers ('*' = 1)", False, loss),
     )
 }

@@ -1,9 +1,14 @@
-"""The share of quasi-identifier cells a release changed, and of those it suppressed.
+"""What an analyst sees first when opening the file: the quasi-identifier cells a release
+changed, the cells reading ``*``, and the records it suppressed.
 
 ``changed``: cells whose released string is not the original's (any generalization, range or
-``*``); ``suppressed``: cells reading the marker ``*`` (local suppression's blanks, suppressed
-records written as stars, and a hierarchy's top ``*``). Both over N · N_A cells; what an analyst
-sees first when opening the file. Lower is better.
+``*``); ``generalized_cells`` is its share — the cells not released as their original value
+(read from the labels alone when the rows are not aligned: a released value of the attribute
+is its own original). ``suppressed``: cells reading the marker ``*`` (local suppression's blanks,
+suppressed records written as stars, and a hierarchy's top ``*`` — a column generalized to its
+top counts every cell). ``suppressed_records``: the share of RECORDS suppressed — rows the
+release leaves out, or rows whose every quasi-identifier reads ``*``. Cells over N · N_A, records
+over N, N the original's records (a record left out counts as a row of ``*``). Lower is better.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ def changed_cells(rec: Recoding) -> int:
 
 
 def suppressed_cells(rec: Recoding) -> int:
-    return sum(int(np.count_nonzero(c.label[c.item] == TOP)) for c in rec.columns)
+    return sum(int(np.count_nonzero((c.label == TOP)[c.item])) for c in rec.columns)
 
 
 def _share(count: int, rec: Recoding) -> float:
@@ -33,3 +38,15 @@ def changed_share(rec: Recoding) -> float:
 
 def suppressed_share(rec: Recoding) -> float:
     return _share(suppressed_cells(rec), rec)
+
+
+def generalized_cells(rec: Recoding) -> float:
+    """Share of quasi-identifier cells not released as their original value."""
+    return _share(changed_cells(rec), rec)
+
+
+def suppressed_records(rec: Recoding) -> float:
+    """Share of records suppressed: left out, or released with every quasi-identifier ``*``."""
+    if rec.n_records == 0:
+        return 0.0
+    return float(np.count_nonzero(rec.all_suppressed())) / rec.n_records

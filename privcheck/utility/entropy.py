@@ -18,17 +18,24 @@ import numpy as np
 from privcheck.utility.recoding import Recoding
 
 
-def _column_bits(
-    freq: np.ndarray, cover: np.ndarray, ground: np.ndarray, item: np.ndarray
-) -> float:
+def _original_bits(freq: np.ndarray) -> float:
+    """Σ over the original's records of log2 f(value): Σ_v f(v) log2 f(v)."""
+    f = freq[freq > 0].astype(np.float64)
+    return float(f @ np.log2(f))
+
+
+def _column_bits(freq: np.ndarray, cover: np.ndarray, item: np.ndarray) -> float:
+    """Σ over rows of log2 mass(item) − log2 f(original): the two sums taken apart, each over
+    its distinct values (the items a row reads, the original's values) instead of the rows."""
     mass = cover @ freq.astype(np.float64)  # records of the original each item stands for
-    per_pair = np.log2(mass[item]) - np.log2(freq[ground].astype(np.float64))
-    return float(per_pair.sum())
+    uses = np.bincount(item, minlength=len(mass)).astype(np.float64)
+    used = uses > 0
+    return float(uses[used] @ np.log2(mass[used])) - _original_bits(freq)
 
 
 def non_uniform_entropy(rec: Recoding) -> float:
     """Σ over cells of −log2 P(original | released), in bits."""
-    return sum(_column_bits(c.freq, c.cover, c.ground, c.item) for c in rec.columns)
+    return sum(_column_bits(c.freq, c.cover, c.item) for c in rec.columns)
 
 
 def maximum_entropy(rec: Recoding) -> float:
@@ -36,7 +43,7 @@ def maximum_entropy(rec: Recoding) -> float:
     total = 0.0
     for c in rec.columns:
         n = float(c.freq.sum())
-        total += float(np.sum(np.log2(n) - np.log2(c.freq[c.ground].astype(np.float64))))
+        total += n * np.log2(n) - _original_bits(c.freq) if n > 0 else 0.0
     return total
 
 

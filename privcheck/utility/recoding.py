@@ -21,12 +21,21 @@ original ground values it stands for (its cover). For a cell reading ``r`` whose
 An item is identified by (released string, level), so the same label meaning different nodes at
 different levels stays apart. All of this runs on the distinct (original value, released string)
 pairs of a column, not on rows.
+
+A release whose rows cannot be matched to the original's — shuffled (written without
+``--keep-order``), or leaving its suppressed records out — is read from its labels alone
+(``resolve_labels``): each distinct released string by the same rules without an original (a
+value of the attribute as itself, a hierarchy label at the lowest level that spells it, ``*``, a
+range), and every record the release leaves out as a row of ``*``. The items and the original's
+values are then two multisets of the same size, which is all every measure but the
+classification needs (``Recoding.aligned`` is False).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -34,7 +43,13 @@ import pandas as pd
 from privcheck.classes import first_rows, group
 from privcheck.encoding import EncodedColumn, string_labels
 from privcheck.errors import DataError
-from privcheck.hierarchy import TOP
+from privcheck.hierarchy import TOP, parse_numbers
+
+
+class Misaligned(DataError):
+    """A released cell does not contain the original cell of its row: the rows are not in the
+    original's order (``compare`` then reads the release from its labels alone)."""
+
 
 #: the kind of a released item
 UNCHANGED, GENERALIZED, SUPPRESSED, RANGE = 0, 1, 2, 3
@@ -77,23 +92,36 @@ class ColumnRecoding:
         return self.cover.astype(np.int64) @ (self.freq > 0).astype(np.int64)
 
 
+@lru_cache(maxsize=1 << 16)
+def _parse_range(text: str) -> tuple[float, float, bool, bool] | None:
+    """(lo, hi, lo_closed, hi_closed) of one label read as a range, or None (memoised: the
+    releases of one table spell the same few hundred labels)."""
+    if text.lstrip()[:1] in ("[", "("):
+        m = _BRACKET.match(text)
+        if m is None:
+            return None
+        a, b, closed = float(m.group(2)), float(m.group(3)), (m.group(1) == "[", m.group(4) == "]")
+    else:
+        m = _DASH.match(text)
+        if m is None:
+            return None
+        a, b, closed = float(m.group(1)), float(m.group(2)), (True, True)
+    return (a, b, *closed) if a <= b else None
+
+
 def parse_ranges(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(lo, hi, lo_closed, hi_closed) of each label read as a numeric range; NaN bounds where a
-    label is not a range. Vectorised over the (distinct) labels with pandas' regex extraction."""
-    s = pd.Series(np.asarray(labels, dtype=object)).astype(str)
-    dash = s.str.extract(_DASH)
-    brk = s.str.extract(_BRACKET)
-    lo = np.array(pd.to_numeric(dash[0], errors="coerce"), dtype=float)
-    hi = np.array(pd.to_numeric(dash[1], errors="coerce"), dtype=float)
-    lo_closed = np.ones(len(s), dtype=bool)
-    hi_closed = np.ones(len(s), dtype=bool)
-    use = np.isnan(lo) & brk[1].notna().to_numpy()
-    lo[use] = pd.to_numeric(brk[1][use], errors="coerce").to_numpy(dtype=float)
-    hi[use] = pd.to_numeric(brk[2][use], errors="coerce").to_numpy(dtype=float)
-    lo_closed[use] = (brk[0][use] == "[").to_numpy()
-    hi_closed[use] = (brk[3][use] == "]").to_numpy()
-    bad = lo > hi
-    lo[bad] = hi[bad] = np.nan
+    label is not a range. Over the distinct labels of a column (tens to thousands), one regular
+    expression match each."""
+    n = len(labels)
+    lo = np.full(n, np.nan)
+    hi = np.full(n, np.nan)
+    lo_closed = np.ones(n, dtype=bool)
+    hi_closed = np.ones(n, dtype=bool)
+    for i, label in enumerate(np.asarray(labels, dtype=object)):
+        parsed = _parse_range(str(label))
+        if parsed is not None:
+            lo[i], hi[i], lo_closed[i], hi_closed[i] = parsed
     return lo, hi, lo_closed, hi_closed
 
 
@@ -104,50 +132,96 @@ def _in_range(x: np.ndarray, lo, hi, lo_closed, hi_closed) -> np.ndarray:
     return above & below & ~np.isnan(x)
 
 
-def resolve_column(col: EncodedColumn, released: np.ndarray) -> ColumnRecoding:
-    """Resolve one column's released strings (one per row, aligned with ``col.codes``)."""
+def _hierarchy_reading(levels, ground_codes: np.ndarray, labels: np.ndarray):
+    """(kind, level, node) of each (ground code, released label) pair by rules 1–2: the lowest
+    level whose label of the ground value spells the released string; -1 where none does."""
+    n = len(labels)
+    kind = np.full(n, -1, dtype=np.int64)
+    level = np.full(n, -1, dtype=np.int64)
+    node = np.full(n, -1, dtype=np.int64)
+    for lv in range(levels.height + 1):
+        lab = string_labels(levels.labels[lv]).astype(str)
+        hit = (kind < 0) & (lab[levels.maps[lv][ground_codes]] == labels)
+        kind[hit] = UNCHANGED if lv == 0 else GENERALIZED
+        level[hit] = lv
+        node[hit] = levels.maps[lv][ground_codes[hit]]
+    return kind, level, node
+
+
+def _distinct(keys: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct keys, index of every key among them), as ``np.unique(...,
+    return_inverse=True)``: a dense table over the key space when it is small (no sort)."""
+    if space > 4 * len(keys) + (1 << 16):
+        return np.unique(keys, return_inverse=True)
+    present = np.zeros(space, dtype=bool)
+    present[keys] = True
+    distinct = np.flatnonzero(present)
+    rank = np.cumsum(present) - 1
+    return distinct, rank[keys]
+
+
+def _released_strings(released: np.ndarray | pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(code of every row, distinct released strings): the raw values factorized first (a
+    pandas column as it is: an Arrow-backed one by Arrow's dictionary encoding), then only the
+    distinct ones spelled (39 and "39" are one value)."""
+    column = released if isinstance(released, pd.Series) else pd.Series(released, dtype=object)
+    if isinstance(column.dtype, pd.CategoricalDtype) and not column.isna().any():
+        raw_codes = column.cat.codes.to_numpy().astype(np.int64)
+        raw_uniq = column.cat.categories
+    else:
+        raw_codes, raw_uniq = pd.factorize(column, use_na_sentinel=False)
+    # the distinct values spelled and matched up (a dict over them: few, no pandas overhead)
+    index: dict[str, int] = {}
+    spelled = [str(v) for v in string_labels(np.asarray(raw_uniq, dtype=object))]
+    uniq_codes = np.array([index.setdefault(v, len(index)) for v in spelled], dtype=np.int64)
+    rel_uniq = np.empty(len(index), dtype=object)
+    rel_uniq[:] = list(index)
+    return (uniq_codes[raw_codes] if len(uniq_codes) else raw_codes), rel_uniq
+
+
+def original_values(col: EncodedColumn) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(ground code of every original row, count of every ground value, ground values as
+    numbers — NaN when not numeric —, ground values spelled)."""
     levels = col.levels
     ground_str = string_labels(levels.ground).astype(str)
-    n_ground = len(ground_str)
     g = np.asarray(col.codes, dtype=np.int64)
     if (g < 0).any():
         raise DataError(
             f"column {col.name!r} of the original has missing values; compare needs a value in "
             "every quasi-identifier cell (or the policy's missing: own_class)"
         )
-    freq = np.bincount(g, minlength=n_ground)
-    numbers = pd.to_numeric(pd.Series(ground_str), errors="coerce").to_numpy(dtype=float)
-    # factorize the raw values, then spell only the distinct ones (39 and "39" are one value)
-    raw_codes, raw_uniq = pd.factorize(pd.Series(released, dtype=object), use_na_sentinel=False)
-    spelled = pd.Series(string_labels(np.asarray(raw_uniq, dtype=object))).astype(str)
-    uniq_codes, rel_uniq = pd.factorize(spelled)
-    rel_codes = uniq_codes[raw_codes]
-    rel_uniq = np.asarray(rel_uniq, dtype=object).astype(str)
+    freq = np.bincount(g, minlength=len(ground_str))
+    numbers = parse_numbers(ground_str)  # (pd.to_numeric(errors="coerce") on few values)
+    return g, freq, numbers, ground_str
+
+
+def resolve_column(
+    col: EncodedColumn, released: np.ndarray | pd.Series, original: tuple | None = None
+) -> ColumnRecoding:
+    """Resolve one column's released strings (one per row, aligned with ``col.codes``); raise
+    ``Misaligned`` at the first cell that does not contain its original. ``original``: the
+    column's ``original_values`` when the caller has them."""
+    levels = col.levels
+    g, freq, numbers, ground_str = original or original_values(col)
+    rel_codes, rel_uniq = _released_strings(released)
     # distinct (ground, released) pairs: every rule below runs on these
     pair_key = g * len(rel_uniq) + rel_codes
-    pairs, pair_of_row = np.unique(pair_key, return_inverse=True)
+    pairs, pair_of_row = _distinct(pair_key, len(freq) * len(rel_uniq))
     pg, pr = pairs // len(rel_uniq), pairs % len(rel_uniq)
     plab = rel_uniq[pr]
-    n_pairs = len(pairs)
-    kind = np.full(n_pairs, -1, dtype=np.int64)
-    level = np.full(n_pairs, -1, dtype=np.int64)
-    node = np.full(n_pairs, -1, dtype=np.int64)
-    for lv in range(levels.height + 1):
-        lab = string_labels(levels.labels[lv]).astype(str)
-        hit = (kind < 0) & (lab[levels.maps[lv][pg]] == plab)
-        kind[hit] = UNCHANGED if lv == 0 else GENERALIZED
-        level[hit] = lv
-        node[hit] = levels.maps[lv][pg[hit]]
+    kind, level, node = _hierarchy_reading(levels, pg, plab)
     star = (kind < 0) & (plab == TOP)
     kind[star] = SUPPRESSED
-    lo, hi, loc, hic = parse_ranges(rel_uniq)
-    todo = kind < 0
-    inside = _in_range(numbers[pg], lo[pr], hi[pr], loc[pr], hic[pr])
-    kind[todo & inside] = RANGE
+    todo = np.flatnonzero(kind < 0)
+    if len(todo) and not np.isnan(numbers).all():  # ranges: only the labels still unread
+        labels_left, at = np.unique(pr[todo], return_inverse=True)
+        lo, hi, loc, hic = parse_ranges(rel_uniq[labels_left])
+        inside = _in_range(numbers[pg[todo]], lo[at], hi[at], loc[at], hic[at])
+        kind[todo[inside]] = RANGE
     if (kind < 0).any():
         bad = np.flatnonzero(kind < 0)[0]
         row = int(np.flatnonzero(pair_of_row == bad)[0])
-        raise DataError(
+        raise Misaligned(
             f"row {row + 1}, column {col.name!r}: the released {plab[bad]!r} does not contain the "
             f"original {ground_str[pg[bad]]!r}; compare needs the release's rows in the "
             "original's order (anonymize with --keep-order and suppressed_records: star)"
@@ -156,36 +230,104 @@ def resolve_column(col: EncodedColumn, released: np.ndarray) -> ColumnRecoding:
     item_key = np.where(kind <= GENERALIZED, pr * (levels.height + 2) + level, -1 - pr)
     items, item_of_pair = np.unique(item_key, return_inverse=True)
     first = np.zeros(len(items), dtype=np.int64)
-    first[item_of_pair[::-1]] = np.arange(n_pairs)[::-1]
-    ikind, ilevel, inode, ir = kind[first], level[first], node[first], pr[first]
-    cover = np.zeros((len(items), n_ground), dtype=bool)
+    first[item_of_pair[::-1]] = np.arange(len(pairs))[::-1]
+    return _column(
+        col,
+        g,
+        freq,
+        numbers,
+        item_of_pair[pair_of_row],
+        (kind[first], level[first], node[first], rel_uniq[pr[first]]),
+    )
+
+
+def resolve_labels(
+    col: EncodedColumn,
+    released: np.ndarray | pd.Series,
+    n_records: int,
+    original: tuple | None = None,
+) -> ColumnRecoding:
+    """Resolve one column of a release whose rows are not the original's, from its labels
+    alone: each distinct string is a value of the attribute (as itself), the label of a
+    hierarchy node (the lowest level that spells it), ``*``, or a numeric range; rows
+    ``len(released) … n_records − 1`` are the records the release left out, read as ``*``.
+
+    A string that is none of these, or covers no value the original holds, is an input error:
+    the file is not a release of this original under this policy."""
+    levels = col.levels
+    g, freq, numbers, _ = original or original_values(col)
+    rel_codes, rel_uniq = _released_strings(released)
+    left_out = n_records - len(rel_codes)
+    if left_out > 0 and TOP not in set(rel_uniq.tolist()):
+        rel_uniq = np.append(rel_uniq, TOP).astype(object).astype(str)
+    star_code = int(np.flatnonzero(rel_uniq == TOP)[0]) if left_out > 0 else -1
+    n = len(rel_uniq)
+    kind = np.full(n, -1, dtype=np.int64)
+    level = np.full(n, -1, dtype=np.int64)
+    node = np.full(n, -1, dtype=np.int64)
+    for lv in range(levels.height + 1):
+        lab = pd.Index(string_labels(levels.labels[lv]).astype(str))
+        at = lab.get_indexer(rel_uniq)
+        hit = (kind < 0) & (at >= 0)
+        kind[hit] = UNCHANGED if lv == 0 else GENERALIZED
+        level[hit] = lv
+        node[hit] = at[hit]
+    kind[(kind < 0) & (rel_uniq == TOP)] = SUPPRESSED
+    left = np.flatnonzero(kind < 0)
+    kind[left[~np.isnan(parse_ranges(rel_uniq[left])[0])]] = RANGE
+    if (kind < 0).any():
+        bad = rel_uniq[np.flatnonzero(kind < 0)[0]]
+        raise DataError(
+            f"column {col.name!r} of the release holds {bad!r}, which is no value of the "
+            "original, no label of its hierarchy, not '*' and not a range: compare a release "
+            "of this original made under this policy"
+        )
+    item = np.concatenate([rel_codes, np.full(max(left_out, 0), star_code, dtype=np.int64)])
+    out = _column(col, g, freq, numbers, item, (kind, level, node, rel_uniq))
+    empty = ~(out.cover & (freq > 0)[None, :]).any(axis=1)
+    if empty.any():
+        raise DataError(
+            f"column {col.name!r} of the release holds {out.label[np.flatnonzero(empty)[0]]!r}, "
+            "which covers no value of the original: compare a release of this original"
+        )
+    return out
+
+
+def _column(
+    col: EncodedColumn,
+    g: np.ndarray,
+    freq: np.ndarray,
+    numbers: np.ndarray,
+    item_of_row: np.ndarray,
+    items: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> ColumnRecoding:
+    """The column's items — (kind, level, node, label) each — with their covers and Prec costs,
+    in canonical order, and the item of every row."""
+    levels = col.levels
+    n_ground = len(freq)
+    ikind, ilevel, inode, ilabel = items
+    cover = np.zeros((len(ikind), n_ground), dtype=bool)
     for lv in np.unique(ilevel[ikind <= GENERALIZED]):
         at = np.flatnonzero((ikind <= GENERALIZED) & (ilevel == lv))
         cover[at] = levels.maps[lv][None, :] == inode[at, None]
     cover[ikind == SUPPRESSED] = True
     rng = np.flatnonzero(ikind == RANGE)
-    cover[rng] = _in_range(
-        numbers[None, :],
-        lo[ir[rng], None],
-        hi[ir[rng], None],
-        loc[ir[rng], None],
-        hic[ir[rng], None],
-    )
-    cost = np.zeros(len(items))
+    lo, hi, loc, hic = parse_ranges(ilabel[rng])
+    cover[rng] = _in_range(numbers[None, :], lo[:, None], hi[:, None], loc[:, None], hic[:, None])
+    cost = np.zeros(len(ikind))
     if levels.height > 0:
         cost = np.where(ikind <= GENERALIZED, ilevel / levels.height, cost)
     cost[ikind == SUPPRESSED] = 1.0
     present = numbers[freq > 0]
     width = float(np.nanmax(present) - np.nanmin(present)) if np.isfinite(present).any() else 0.0
     if len(rng):
-        span = hi[ir[rng]] - lo[ir[rng]]
-        cost[rng] = np.minimum(1.0, span / width) if width > 0 else 0.0
+        cost[rng] = np.minimum(1.0, (hi - lo) / width) if width > 0 else 0.0
     # canonical item order: by the first original value covered, then narrower first, then
     # label — an unchanged column's items are then its values in ground order (so the
     # classification features of an identity release are the original's, column for column)
     covered = cover & (freq > 0)[None, :]
     first_value = np.where(covered.any(axis=1), covered.argmax(axis=1), n_ground)
-    order = np.lexsort((rel_uniq[ir], covered.sum(axis=1), first_value))
+    order = np.lexsort((ilabel, covered.sum(axis=1), first_value))
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return ColumnRecoding(
@@ -193,13 +335,17 @@ def resolve_column(col: EncodedColumn, released: np.ndarray) -> ColumnRecoding:
         ground=g,
         freq=freq,
         numbers=numbers,
-        item=rank[item_of_pair[pair_of_row]],
+        item=rank[item_of_row],
         kind=ikind[order],
         level=ilevel[order],
-        label=rel_uniq[ir][order],
+        label=ilabel[order],
         cover=cover[order],
         prec_cost=cost[order],
     )
+
+
+#: the cache entries of a ``Recoding`` that depend on the original alone
+ORIGINAL_KEYS = ("grounds", "distinct:grounds", "prefix_tree")
 
 
 @dataclass(eq=False)
@@ -209,22 +355,34 @@ class Recoding:
 
     columns: list[ColumnRecoding]
     n_records: int
-    #: memo of computations several measures share (the released classes)
+    #: memo of computations several measures share (the released classes); the entries that
+    #: depend on the original alone (``ORIGINAL_KEYS``) may be seeded from another recoding of
+    #: the same original
     cache: dict = field(default_factory=dict, repr=False)
+    #: whether row i of the release is the release of original row i (else the release was
+    #: read from its labels alone, ``resolve_labels``, and ``unaligned`` says why)
+    aligned: bool = True
+    unaligned: str | None = None
+    #: rows of the release as read (``n_records`` minus the records it left out)
+    n_released: int | None = None
 
     @property
     def items(self) -> np.ndarray:
-        """Rows × quasi-identifiers matrix of released item ids."""
+        """Rows × quasi-identifiers matrix of released item ids (made once)."""
         if not self.columns:
             return np.zeros((self.n_records, 0), dtype=np.int64)
-        return np.stack([c.item for c in self.columns], axis=1)
+        if "items" not in self.cache:
+            self.cache["items"] = np.stack([c.item for c in self.columns], axis=1)
+        return self.cache["items"]
 
     @property
     def grounds(self) -> np.ndarray:
-        """Rows × quasi-identifiers matrix of the original's ground codes."""
+        """Rows × quasi-identifiers matrix of the original's ground codes (made once)."""
         if not self.columns:
             return np.zeros((self.n_records, 0), dtype=np.int64)
-        return np.stack([c.ground for c in self.columns], axis=1)
+        if "grounds" not in self.cache:
+            self.cache["grounds"] = np.stack([c.ground for c in self.columns], axis=1)
+        return self.cache["grounds"]
 
     def distinct(self, which: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(distinct rows, count of each, distinct row of every row) of the released item
@@ -251,5 +409,5 @@ class Recoding:
         or generalized to every hierarchy's top ``*``): counted as suppressed records."""
         out = np.ones(self.n_records, dtype=bool)
         for c in self.columns:
-            out &= c.label[c.item] == TOP
+            out &= (c.label == TOP)[c.item]
         return out & (len(self.columns) > 0)

@@ -22,19 +22,23 @@ from privcheck.policy import Policy
 
 
 def release_utility(
-    original: pd.DataFrame, release: pd.DataFrame, policy: Policy
+    original: pd.DataFrame,
+    release: pd.DataFrame,
+    policy: Policy,
+    encoded: EncodedTable | None = None,
 ) -> dict[str, float] | None:
     """``compare`` of a release in input order (every record kept or written as ``*``), or None
     when the policy asks for no utility. The classification target is read from the original:
-    the release keeps a sensitive or insensitive column unchanged."""
+    the release keeps a sensitive or insensitive column unchanged. ``encoded``: the original
+    as the anonymizer encoded it (its quasi-identifiers are what compare would encode)."""
     if policy.utility is None:
         return None
-    from privcheck.utility.compare import compare
+    from privcheck.utility.compare import baseline, measure
 
     target = policy.utility.target
     if target is not None and target in original.columns:
-        release = release.assign(**{target: original[target].to_numpy()})
-    row = compare(original, release, policy)
+        release = release.assign(**{target: original[target]})
+    row = measure(baseline(original, policy, encoded=encoded), release)
     return {k: float(v) for k, v in row.items()}
 
 
@@ -45,13 +49,18 @@ def node_release_utility(
     kept: np.ndarray,
     policy: Policy,
 ) -> dict[str, float] | None:
-    """``release_utility`` of the full-domain release at ``node`` with ``kept`` records."""
+    """``release_utility`` of the full-domain release at ``node`` with ``kept`` records. Each
+    column is a categorical of the node's labels (and ``*``): its codes are one gather, and no
+    string is made per record."""
     if policy.utility is None:
         return None
     columns = {}
     for col, level in zip(encoded.quasi_identifiers, node, strict=True):
-        labels = string_labels(col.levels.labels[level]).astype(object)
-        values = labels[col.levels.maps[level][col.codes]]
-        values[~kept] = TOP
-        columns[col.name] = values
-    return release_utility(original, pd.DataFrame(columns), policy)
+        labels = list(string_labels(col.levels.labels[level]).astype(str))
+        codes = col.levels.maps[level][col.codes].astype(np.int64)
+        if not kept.all():
+            if TOP not in labels:
+                labels.append(TOP)
+            codes[~kept] = labels.index(TOP)
+        columns[col.name] = pd.Categorical.from_codes(codes, categories=labels)
+    return release_utility(original, pd.DataFrame(columns), policy, encoded)

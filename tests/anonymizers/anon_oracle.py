@@ -6,13 +6,21 @@ re-check the *kept records* from scratch (so table-dependent models see the kept
 repeat until nothing changes; satisfied when at most ``limit`` records went and some remain.
 ``all_verdicts`` does it for every node of the lattice, optionally taking each node's class table
 from a fixed spanning tree of rollups instead of the rows (fast enough for Adult's lattices).
+
+``release_loss`` recomputes the documented loss of ANY written release (docs/anonymization.md,
+"Metrics") from the release file, the original file and the policy's hierarchy files alone —
+plain Python and pandas, none of privcheck's encoding, hierarchy or metric code — so that every
+anonymizer's reported ``loss`` can be held against it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 from privcheck.classes import ClassTable, count, rollup
 from privcheck.encoding import EncodedTable
@@ -157,3 +165,122 @@ def pareto_brute(lat: Lattice, sat: np.ndarray, supp: np.ndarray, n: int) -> lis
         (p, s) for p, s in pts if not any(q >= p and t <= s and (q, t) != (p, s) for q, t in pts)
     ]
     return sorted(front, reverse=True)
+
+
+# --------------------------------------------------------------------------- the documented loss
+
+_INT_DASH = re.compile(r"^(-?\d+)-(-?\d+)$")
+_BRACKETS = re.compile(r"^([\[(])\s*([^,\s]+)\s*,\s*([^,\s\])]+)\s*([\])])$")
+
+
+def _as_float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _range_cover(label: str, ground: list[str]) -> set[str] | None:
+    """The ground values (read as numbers) inside ``label`` when it is a range: ``[lo, hi]``
+    (Mondrian), ``[lo, hi)`` (a fractional intervals level) or ``lo-hi`` (an integral one)."""
+    m = _INT_DASH.match(label)
+    if m:
+        lo, hi, lo_in, hi_in = float(m.group(1)), float(m.group(2)), True, True
+    else:
+        m = _BRACKETS.match(label)
+        if not m or _as_float(m.group(2)) is None or _as_float(m.group(3)) is None:
+            return None
+        lo, hi = float(m.group(2)), float(m.group(3))
+        lo_in, hi_in = m.group(1) == "[", m.group(4) == "]"
+    out = set()
+    for g in ground:
+        x = _as_float(g)
+        if x is None:
+            continue
+        if (x >= lo if lo_in else x > lo) and (x <= hi if hi_in else x < hi):
+            out.add(g)
+    return out
+
+
+def _table_rows(spec, base_dir: Path | None) -> list[list[str]]:
+    if spec.rows is not None:
+        return [[str(v) for v in row] for row in spec.rows]
+    path = Path(spec.path)
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    frame = pd.read_csv(path, sep=spec.sep, header=None, dtype=str, keep_default_na=False)
+    return frame.values.tolist()
+
+
+def _covers(spec, base_dir: Path | None, original: pd.Series) -> tuple[list[str], dict]:
+    """(ground values, label → set of ground values it covers) of one quasi-identifier.
+
+    A table hierarchy's ground values are its rows, and a label of any level covers the rows
+    under it (a label spelled at two levels with different rows under it is ambiguous in a
+    release file: refused). Any other quasi-identifier's ground values are the distinct values
+    of the original; its labels are read from their spelling (``_cover_of``)."""
+    if spec is not None and spec.type == "table":
+        rows = _table_rows(spec, base_dir)
+        ground = [r[0] for r in rows]
+        assert len(set(ground)) == len(ground), "a ground value listed twice"
+        covers: dict[str, set[str]] = {}
+        for level in range(len(rows[0])):
+            at: dict[str, set[str]] = {}
+            for r in rows:
+                at.setdefault(r[level], set()).add(r[0])
+            for label, under in at.items():
+                if label in covers and covers[label] != under:
+                    raise AssertionError(f"label {label!r} covers different values at two levels")
+                covers[label] = under
+        return ground, covers
+    ground = sorted(set(original.tolist()))
+    return ground, {g: {g} for g in ground}
+
+
+def _cover_of(label: str, spec, ground: list[str], covers: dict) -> set[str]:
+    if label in covers:
+        return covers[label]
+    if label == "*":
+        return set(ground)
+    in_range = _range_cover(label, ground)
+    if in_range is not None:
+        return in_range
+    if spec is not None and spec.type == "masking" and label.endswith(spec.char):
+        prefix = label.rstrip(spec.char)
+        return {g for g in ground if len(g) == len(label) and g.startswith(prefix)}
+    raise AssertionError(f"the released {label!r} is no value the oracle can read")
+
+
+def read_strings(path: Path) -> pd.DataFrame:
+    """A CSV file as the strings it holds (separator sniffed: Adult's is ';')."""
+    return pd.read_csv(path, sep=None, engine="python", dtype=str, keep_default_na=False)
+
+
+def release_loss(original: pd.DataFrame | Path, release: pd.DataFrame | Path, policy) -> float:
+    """The documented loss of ``release`` (a written release of ``original`` under ``policy``):
+    a released value covering ``m`` of the ``D`` ground values of its quasi-identifier costs
+    ``(m − 1)/(D − 1)``, a ``*`` cell 1, the mean over every quasi-identifier cell of every
+    INPUT record — records the release leaves out cost 1 per cell.
+
+    Frames are read as strings (the files' spellings); row order does not matter."""
+    if not isinstance(original, pd.DataFrame):
+        original = read_strings(original)
+    if not isinstance(release, pd.DataFrame):
+        release = read_strings(release)
+    qis = [n for n, a in policy.attributes.items() if a.role == "quasi_identifier"]
+    n, q = len(original), len(qis)
+    if n == 0 or q == 0:
+        return 0.0
+    total = float((n - len(release)) * q)  # records left out: every cell suppressed
+    for name in qis:
+        spec = policy.attributes[name].hierarchy
+        ground, covers = _covers(spec, policy.base_dir, original[name].astype(str))
+        d = len(ground)
+        for label, times in release[name].astype(str).value_counts().items():
+            if label == "*":
+                total += times
+                continue
+            m = len(_cover_of(label, spec, ground, covers))
+            assert m >= 1, f"{name}: the released {label!r} covers no ground value"
+            total += times * ((m - 1) / (d - 1) if d > 1 else 0.0)
+    return total / (n * q)

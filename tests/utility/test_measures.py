@@ -99,16 +99,28 @@ def test_measures_match_the_brute_force_oracle(seed: int, age_hierarchy: bool) -
     frame = random_table(rng, int(rng.integers(4, 25)))
     release = random_release(rng, frame, age_hierarchy)
     pol = policy(age_hierarchy)
+    # a few records suppressed, written as a row of '*'
+    starred = rng.random(len(frame)) < 0.15
+    release.loc[starred, ["zip", "job", "age"]] = "*"
     got = compare(frame, release, pol)
     cols = ["zip", "job", "age"]
     want = oracle(
         [tuple(r) for r in frame[cols].to_numpy()],
         [tuple(r) for r in release[cols].astype(str).to_numpy()],
         [ZIP, JOB, age_rows(pol) if age_hierarchy else None],
+        [[r[0] for r in ZIP], [r[0] for r in JOB], sorted(set(frame["age"]))],
     )
     assert set(want) <= set(got)
     for name, value in want.items():
         assert got[name] == pytest.approx(value, rel=1e-9, abs=1e-9), name
+    # the same release shuffled, its suppressed records left out: read from its labels alone,
+    # every measure is the same
+    unaligned = release[~starred].sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    if (~starred).all() and len(unaligned) > 1:
+        unaligned = unaligned.iloc[::-1].reset_index(drop=True)
+    again = compare(frame, unaligned, pol)
+    for name, value in want.items():
+        assert again[name] == pytest.approx(value, rel=1e-9, abs=1e-9), ("unaligned", name)
 
 
 def test_the_registry_lists_every_measure() -> None:
@@ -124,6 +136,9 @@ def test_the_registry_lists_every_measure() -> None:
         "changed_share",
         "suppressed_cells",
         "suppressed_share",
+        "suppressed_records",
+        "generalized_cells",
+        "loss",
     ]
 
 
@@ -186,16 +201,47 @@ def test_identity_release_loses_nothing() -> None:
     assert got["changed_cells"] == 0 and got["suppressed_cells"] == 0
 
 
-def test_a_cell_that_does_not_contain_its_original_is_refused() -> None:
+def test_a_misaligned_release_is_read_from_its_labels() -> None:
+    """Rows in another order: the cell-by-cell reading refuses it (``aligned_only``);
+    ``compare`` reads it from its labels and says the rows are not aligned."""
     frame = random_table(np.random.default_rng(1), 10)
     release = frame.iloc[::-1].reset_index(drop=True)
     with pytest.raises(DataError, match=r"does not contain the original.*--keep-order"):
-        recoding(frame, release, policy())
+        recoding(frame, release, policy(), aligned_only=True)
+    rec = recoding(frame, release, policy())
+    assert not rec.aligned and "--keep-order" in rec.unaligned
+    assert compare(frame, release, policy())["changed_cells"] == 0
 
 
-def test_row_count_and_columns_are_checked() -> None:
+def test_row_count_columns_and_labels_are_checked() -> None:
     frame = random_table(np.random.default_rng(1), 10)
-    with pytest.raises(DataError, match="has 9 rows and the original 10"):
-        compare(frame, frame.iloc[:9], policy())
+    with pytest.raises(DataError, match="has 11 rows and the original 10"):
+        compare(frame, pd.concat([frame, frame.iloc[:1]]), policy())
+    with pytest.raises(DataError, match=r"has 9 rows and the original 10.*--keep-order"):
+        recoding(frame, frame.iloc[:9], policy(), aligned_only=True)
     with pytest.raises(DataError, match="no column 'job'"):
         compare(frame, frame.drop(columns="job"), policy())
+    # read from its labels, a release must hold values of this original under this policy
+    with pytest.raises(DataError, match=r"'banker'.*no label of its hierarchy"):
+        compare(frame, frame.iloc[:9].assign(job="banker"), policy())
+    with pytest.raises(DataError, match=r"'9999'.*covers no value of the original"):
+        compare(frame, frame.iloc[:9].assign(zip="9999"), policy())
+
+
+def test_records_left_out_count_as_rows_of_stars() -> None:
+    """Two of four records left out, the others released as themselves: 2 × 3 cells of loss 1
+    over 12, 2 suppressed records, 6 changed cells; two classes of one plus 2 suppressed records
+    charged N each."""
+    frame = pd.DataFrame(
+        {
+            "zip": ["1301", "1302", "1311", "1411"],
+            "job": ["nurse", "doctor", "clerk", "nurse"],
+            "age": ["30", "31", "32", "33"],
+            "disease": ["flu"] * 4,
+        }
+    )
+    got = compare(frame, frame.iloc[[2, 0]], policy())
+    assert got["rows"] == 2 and got["classes"] == 2
+    assert got["loss"] == pytest.approx(6 / 12) and got["suppressed_records"] == 0.5
+    assert got["generalized_cells"] == pytest.approx(0.5) and got["suppressed_cells"] == 6
+    assert got["discernibility"] == 1 + 1 + 2 * 4 and got["aecs"] == pytest.approx(4 / 3)

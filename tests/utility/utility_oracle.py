@@ -51,14 +51,43 @@ def cell(original: str, released: str, hierarchy: list[list[str]] | None, domain
     return cover, (min(1.0, (hi - lo) / width) if width else 0.0), True, False
 
 
-def measures(original: list[tuple], released: list[tuple], hierarchies: list) -> dict:
+def loss_cost(original: str, released: str, hierarchy, ground: list[str]) -> float:
+    """(m − 1)/(D − 1) of one cell: ``m`` of the ``D`` ground values (a table hierarchy's
+    rows, else the original's distinct values) its released value covers; ``*`` 1."""
+    if released == "*":
+        return 1.0
+    if released == original:
+        cover = {original}
+    elif hierarchy is not None and any(released in r[1:] for r in hierarchy if r[0] == original):
+        row = next(r for r in hierarchy if r[0] == original)
+        level = row.index(released, 1)
+        cover = {r[0] for r in hierarchy if r[level] == released} & set(ground)
+    else:
+        lo, hi, lc, hc = parse_range(released)
+        cover = {
+            v
+            for v in ground
+            if (float(v) >= lo if lc else float(v) > lo)
+            and (float(v) <= hi if hc else float(v) < hi)
+        }
+    assert original in cover
+    return (len(cover) - 1) / (len(ground) - 1) if len(ground) > 1 else 0.0
+
+
+def measures(
+    original: list[tuple], released: list[tuple], hierarchies: list, grounds: list | None = None
+) -> dict:
+    """Every measure of a release aligned with its original. ``grounds``: per column, the
+    ground values the loss counts (default: the original's distinct values)."""
     n, q = len(original), len(original[0])
     domains = [sorted({r[j] for r in original}) for j in range(q)]
+    grounds = grounds or domains
     freqs = [Counter(r[j] for r in original) for j in range(q)]
-    covers, cost, nue, changed, suppressed = [], 0.0, 0.0, 0, 0
+    covers, cost, nue, changed, suppressed, lost = [], 0.0, 0.0, 0, 0, 0.0
     for o, r in zip(original, released, strict=True):
         row_cov = []
         for j in range(q):
+            lost += loss_cost(o[j], r[j], hierarchies[j], grounds[j])
             cov, c, ch, _ = cell(o[j], r[j], hierarchies[j], domains[j])
             row_cov.append(cov)
             cost += c
@@ -95,4 +124,7 @@ def measures(original: list[tuple], released: list[tuple], hierarchies: list) ->
         "changed_share": changed / (n * q),
         "suppressed_cells": suppressed,
         "suppressed_share": suppressed / (n * q),
+        "suppressed_records": n_supp / n,
+        "generalized_cells": changed / (n * q),
+        "loss": lost / (n * q),
     }

@@ -1,0 +1,111 @@
+"""The privacy side of ``privcheck compare``: does a release pass its policy, and how exposed is
+each record — as ``privcheck check`` reads the release file.
+
+The release is judged exactly as ``check`` judges it (``privcheck.checker``): rows whose every
+quasi-identifier reads ``*`` under ``suppressed_records: star`` are suppressed records (counted
+against the suppression limit, in no class), the other rows are encoded as released and grouped
+into classes, every table model of the policy is evaluated, and ``suppressed_cells: wildcard``
+gives k-anonymity each class's effective size. A model that is a property of the mechanism
+(differential privacy) cannot be verified on a table and is left out of ``passed``.
+
+Risk is the prosecutor's (the intruder knows the target is in the release): a released record's
+risk is 1 / the size of its class (the effective size under ``wildcard``). ``highest`` is the
+largest, ``average`` the mean over the released records (= classes / records without
+wildcards), ``records_above`` the share of released records whose risk exceeds 1/k — k of the
+policy's k-anonymity (the largest, if several), 0.2 (ARX's default, k = 5) without one. A
+release with no record released has risk 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from privcheck.checker import (
+    check_table,
+    finish_report,
+    present_identifiers,
+    starred_rows,
+)
+from privcheck.classes import count
+from privcheck.encoding import encode, sensitive_read
+from privcheck.models.base import table_models
+from privcheck.policy import Policy
+
+#: the risk threshold without a k-anonymity model (ARX's default)
+DEFAULT_THRESHOLD = 0.2
+
+
+@dataclass(frozen=True)
+class ReleaseVerdict:
+    """Whether a release passes its policy, and its prosecutor risk."""
+
+    passed: bool
+    highest: float
+    average: float
+    records_above: float
+    threshold: float
+
+    def risk(self) -> dict[str, float]:
+        return {
+            "highest": self.highest,
+            "average": self.average,
+            "records_above": self.records_above,
+        }
+
+
+def risk_threshold(policy: Policy) -> float:
+    """1/k of the policy's k-anonymity (its largest k), else ``DEFAULT_THRESHOLD``."""
+    ks = [int(m.k) for m in policy.model_entries("k-anonymity")]
+    return 1.0 / max(ks) if ks else DEFAULT_THRESHOLD
+
+
+def checked_policy(policy: Policy) -> Policy:
+    """The policy with the models a table can be checked against (no mechanism models)."""
+    models = table_models(policy.models)
+    if len(models) == len(policy.models):
+        return policy
+    out = policy.model_copy(update={"models": models})
+    out._base_dir = policy.base_dir
+    return out
+
+
+def release_verdict(release: pd.DataFrame, policy: Policy) -> ReleaseVerdict:
+    """Check ``release`` as ``privcheck check`` does and measure its prosecutor risk."""
+    pol = checked_policy(policy)
+    star = starred_rows(release, pol)
+    n_suppressed = 0
+    frame = release
+    if star is not None:
+        n_suppressed = int(star.sum())
+        frame = release[~star].reset_index(drop=True)
+    encoded = encode(frame, pol, as_released=True, sensitive=sensitive_read(pol))
+    table = count(encoded)
+    report = check_table(table, pol)
+    finish_report(
+        report,
+        pol,
+        identifiers=present_identifiers(list(release.columns), pol),
+        n_suppressed=n_suppressed,
+        n_rows=len(release),
+    )
+    sizes = table.sizes.astype(np.float64)
+    effective = sizes
+    if pol.suppressed_cells == "wildcard" and len(sizes):
+        from privcheck.wildcard import effective_sizes
+
+        effective = effective_sizes(table).astype(np.float64)
+    threshold = risk_threshold(policy)
+    n = float(sizes.sum())
+    if n == 0:
+        return ReleaseVerdict(report.passed, 0.0, 0.0, 0.0, threshold)
+    risk = 1.0 / effective
+    return ReleaseVerdict(
+        passed=bool(report.passed),
+        highest=float(risk.max()),
+        average=float(sizes @ risk / n),
+        records_above=float(sizes[risk > threshold].sum() / n),
+        threshold=threshold,
+    )
