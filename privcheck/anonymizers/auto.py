@@ -93,6 +93,26 @@ class Auto(Anonymizer):
     summary = "run mingen, mondrian, local suppression (and safepub) and write the least loss"
     mechanisms: ClassVar[frozenset[str]] = frozenset({"differential-privacy"})
 
+    def __init__(self, **params: Any) -> None:
+        """Parameters go to the candidates that take them (``relaxed`` to mondrian, ``polish``
+        to local suppression, ``steps`` to safepub …); one no candidate knows is refused."""
+        registry = anonymizer_registry()
+        known = {
+            key for name in CANDIDATES if name in registry for key in registry[name].defaults()
+        }
+        unknown = sorted(set(params) - known)
+        if unknown:
+            raise PolicyError(
+                f"auto has no parameter {unknown[0]!r}: it passes parameters on to its "
+                f"candidates, which take {', '.join(sorted(known))}"
+            )
+        self.params = dict(params)
+
+    def candidate(self, name: str) -> Anonymizer:
+        """Candidate ``name`` with the parameters it takes."""
+        cls = anonymizer_registry()[name]
+        return cls(**{k: v for k, v in self.params.items() if k in cls.defaults()})
+
     def anonymize(
         self,
         data: pd.DataFrame,
@@ -117,7 +137,7 @@ class Auto(Anonymizer):
             reason = applies_to(name, policy)
             if reason is None:
                 try:
-                    candidate = registry[name]()
+                    candidate = self.candidate(name)
                     candidate.refuse_mechanism_models(policy)
                     plan = candidate.plan(
                         data,
@@ -158,11 +178,18 @@ class Auto(Anonymizer):
             why = "; ".join(f"{r['algorithm']}: {r['excluded_reason']}" for r in rows)
             raise PolicyError(f"no algorithm can release this table under the policy ({why})")
         order = {name: i for i, name in enumerate(CANDIDATES)}
-        chosen = min(
-            plans,
-            key=lambda n: (plans[n].metrics[metric], plans[n].n_suppressed, order[n]),
+        ranked = sorted(
+            plans, key=lambda n: (plans[n].metrics[metric], plans[n].n_suppressed, order[n])
         )
-        release, report = plans[chosen].release()
+        for chosen in ranked:
+            try:
+                release, report = plans[chosen].release()
+                break
+            except PolicyError as exc:  # its release cannot be written as planned: the next
+                row = next(r for r in rows if r["algorithm"] == chosen)
+                row.update(passed=False, excluded_reason=str(exc))
+                if chosen == ranked[-1]:
+                    raise
         report.algorithm = self.name
         report.chosen = chosen
         report.candidates = rows

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.base import Anonymizer, check_possible
+from privcheck.anonymizers.base import Anonymizer, Plan, check_possible
 from privcheck.anonymizers.problem import Progress
 from privcheck.anonymizers.release import release_policy, removed_columns, starred_kept_records
 from privcheck.checker import check_table, finish_report, starred_rows
@@ -529,6 +529,22 @@ class Mondrian(Anonymizer):
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        return self.plan(
+            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
+        ).release()
+
+    def plan(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        encoded: EncodedTable | None = None,
+        seed: int | None = None,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
+        """Partition the class table; ``release`` writes the partitions' labels and re-checks."""
         started = time.perf_counter()
         if previous is not None:
             raise PolicyError(
@@ -543,7 +559,8 @@ class Mondrian(Anonymizer):
                 f"partition's size and sensitive counts; supported: "
                 f"{', '.join(sorted(SUPPORTED_MODELS))} (use --algorithm mingen)"
             )
-        encoded = encode(data, policy)
+        if encoded is None:
+            encoded = encode(data, policy)
         check_possible(encoded, policy)
         table = count(encoded, track_records=True)
         everything = np.zeros(table.n_classes, dtype=np.int64)
@@ -569,20 +586,6 @@ class Mondrian(Anonymizer):
         search_seconds = time.perf_counter() - search_started
         pdims = [_take(d, pieces.unit_class[pieces.unit]) for d in dims]
         labels = {d.name: partition_labels(d, part, n_parts) for d in pdims}
-        assert table.record_class is not None
-        record_part = part[record_pieces(pieces, record_unit, table.record_class)]
-        release = materialise_partitions(data, policy, labels, record_part, keep_order, seed)
-        utility = None
-        if policy.utility is not None:  # measured on the release in input order, row by row
-            from privcheck.utility.report import release_utility
-
-            ordered = pd.DataFrame(
-                {name: _categorical(lab, record_part) for name, lab in labels.items()}
-            )
-            utility = release_utility(data, ordered, policy, encoded)
-        check = recheck_partitions(
-            data, encoded, labels, record_part, policy, len(release), relaxed
-        )
         # classes as released: distinct label combinations (the partitions, unless relaxed
         # cuts left two partitions with the same values)
         label_codes = [pd.factorize(pd.Series(lab, dtype=object))[0] for lab in labels.values()]
@@ -599,31 +602,59 @@ class Mondrian(Anonymizer):
             "aecs": n / n_classes,
             "loss": partition_loss(pdims, part, n_parts, pieces.weight),
         }
-        report = AnonymizationReport(
+
+        def release() -> tuple[pd.DataFrame, AnonymizationReport]:
+            """The partitions' labels for every record, re-checked, and the report."""
+            assert table.record_class is not None
+            record_part = part[record_pieces(pieces, record_unit, table.record_class)]
+            frame = materialise_partitions(data, policy, labels, record_part, keep_order, seed)
+            utility = None
+            if policy.utility is not None:  # measured on the release in input order, by row
+                from privcheck.utility.report import release_utility
+
+                ordered = pd.DataFrame(
+                    {name: _categorical(lab, record_part) for name, lab in labels.items()}
+                )
+                utility = release_utility(data, ordered, policy, encoded)
+            check = recheck_partitions(
+                data, encoded, labels, record_part, policy, len(frame), relaxed
+            )
+            report = AnonymizationReport(
+                algorithm=self.name,
+                parameters={
+                    **self.params,
+                    "models": [{"model": m.model, **m.params()} for m in policy.models],
+                    "seed_given": seed is not None,
+                    "keep_order": keep_order,
+                    "numeric": [d.name for d in dims if d.numeric],
+                },
+                quasi_identifiers=encoded.qi_names,
+                node=None,
+                n_records=n,
+                n_kept=n,
+                n_suppressed=0,
+                n_released_rows=len(frame),
+                removed_columns=removed_columns(data, policy),
+                metric=None,
+                metrics=metrics,
+                nodes_evaluated=evaluated,
+                check=check,
+                search_seconds=round(search_seconds, 4),
+                utility=utility,
+            )
+            report.elapsed_seconds = round(time.perf_counter() - started, 4)
+            return frame, report
+
+        return Plan(
             algorithm=self.name,
-            parameters={
-                **self.params,
-                "models": [{"model": m.model, **m.params()} for m in policy.models],
-                "seed_given": seed is not None,
-                "keep_order": keep_order,
-                "numeric": [d.name for d in dims if d.numeric],
-            },
-            quasi_identifiers=encoded.qi_names,
-            node=None,
-            n_records=n,
-            n_kept=n,
-            n_suppressed=0,
-            n_released_rows=len(release),
-            removed_columns=removed_columns(data, policy),
-            metric=None,
             metrics=metrics,
-            nodes_evaluated=evaluated,
-            check=check,
-            search_seconds=round(search_seconds, 4),
-            utility=utility,
+            n_classes=int(n_classes),
+            n_suppressed=0,
+            suppressed_cells=0,
+            class_sizes=csizes[csizes > 0].astype(np.int64),
+            seconds=time.perf_counter() - started,
+            release=release,
         )
-        report.elapsed_seconds = round(time.perf_counter() - started, 4)
-        return release, report
 
 
 def initial_pieces(
