@@ -134,16 +134,19 @@ def guard(
 
 
 def render(report, fmt: Format, source: str | None = None) -> str:
-    from privcheck.report import render_html, render_text
-
+    """The check report in ``fmt``: renderers sit above the report data and import it."""
     if fmt is Format.json:
         return report.to_json() + "\n"
     if fmt is Format.html:
+        from privcheck.html_report import render_html
+
         return render_html(report)
     if fmt is Format.github:
         from privcheck.hook import github_annotations
 
         return github_annotations(report, source)
+    from privcheck.text_report import render_text
+
     return render_text(report)
 
 
@@ -398,7 +401,7 @@ def _anonymize_table(
     from privcheck.anonymizers import anonymize as run_anonymize
     from privcheck.engines.output import write_release
     from privcheck.progress import progress
-    from privcheck.report import render_anonymization_text
+    from privcheck.text_report import render_anonymization_text
 
     frame: object = data
     if engine is not Engine.pandas:
@@ -794,7 +797,7 @@ def demo() -> None:
     from privcheck.checker import check as run_check
     from privcheck.io import read_table
     from privcheck.policy import load_policy
-    from privcheck.report import render_anonymization_text, render_text
+    from privcheck.text_report import render_anonymization_text, render_text
 
     folder = demo_dir()
     typer.echo(f"Adult census data and ARX hierarchies from {folder}\n")

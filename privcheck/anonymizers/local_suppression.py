@@ -46,6 +46,7 @@ import pandas as pd
 
 from privcheck.anonymizers.base import Anonymizer, check_possible
 from privcheck.anonymizers.release import materialise, recheck, removed_columns
+from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import SUPPRESSED, suppression_limit_records
 from privcheck.classes import ClassTable, count, group
 from privcheck.encoding import EncodedTable, encode, string_labels
@@ -142,6 +143,7 @@ class LocalSuppression(Anonymizer):
             check=check,
             utility=utility,
         )
+        attach_risk(report, policy, ground_classes(encoded, policy, data, table))
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
 

@@ -50,6 +50,7 @@ import pandas as pd
 from privcheck.anonymizers.base import Anonymizer, check_possible
 from privcheck.anonymizers.problem import Progress
 from privcheck.anonymizers.release import release_policy, removed_columns
+from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import check_table, finish_report
 from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, group
 from privcheck.encoding import EncodedTable, encode, numeric_values, string_labels
@@ -574,6 +575,7 @@ class Mondrian(Anonymizer):
             search_seconds=round(search_seconds, 4),
             utility=utility,
         )
+        attach_risk(report, policy, ground_classes(encoded, policy, data, table))
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
 
