@@ -95,12 +95,34 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
     verdict = "passes" if report.check.passed else "FAILS"
     achieved = "; ".join(f"{m.model} {_fmt(m.value, m.unbounded)}" for m in report.check.models)
     console.print(f"re-check of the release: {verdict} ({achieved or 'no models'})")
+    risk = risk_line(report)
+    if risk:
+        console.print(risk)
     for note in report.notes:
         console.print(f"note: {note}")
     if report.exposure is not None:
         for line in exposure_lines(report.exposure):
             console.print(line)
     return buf.getvalue()
+
+
+def risk_line(report: AnonymizationReport) -> str:
+    """Prosecutor risk before → after in one line (empty when the report has none)."""
+    before, after = report.risk_before, report.risk_after
+    if before is None and after is None:
+        return ""
+    profile = report.risk_profile
+    bound = "1/k" if profile is None else _fmt(profile.threshold)
+
+    def pair(key: str, fmt: Any) -> str:
+        b = "n/a" if before is None else fmt(getattr(before, key))
+        a = "n/a" if after is None else fmt(getattr(after, key))
+        return f"{b} → {a}"
+
+    return (
+        f"re-identification risk (prosecutor, before → after): highest {pair('highest', _fmt)}, "
+        f"average {pair('average', _fmt)}, records above {bound} {pair('records_above', _pct)}"
+    )
 
 
 def _pct(share: float) -> str:
