@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from privcheck.checker import JudgedClasses
+from privcheck.checker import JudgedClasses, judged_classes
 from privcheck.classes import ClassTable, count, group
 from privcheck.encoding import EncodedTable
-from privcheck.policy import Policy
+from privcheck.policy import Attribute, Policy
 from privcheck.report import AnonymizationReport, ProsecutorRisk, RiskProfile, SizeHistogram
 from privcheck.risk.prosecutor import (
     RISK_BINS,
@@ -49,12 +49,12 @@ def ground_classes(
     """
     bottom = encoded.bottom
     if table is not None and tuple(table.node) == bottom and not _coded(policy, encoded):
-        return _judged(table, policy)
+        return judged_classes(table, policy)
     columns, cards = [], []
     for col in encoded.quasi_identifiers:
         attr = policy.attributes.get(col.name)
         if data is not None and attr is not None and _has_coding(attr):
-            import pandas as pd
+            import pandas as pd  # (a coded column: the anonymizers' path, pandas is loaded)
 
             codes, uniques = pd.factorize(data[col.name], use_na_sentinel=False)
             columns.append(codes.astype(np.int64))
@@ -67,7 +67,7 @@ def ground_classes(
         sizes = np.array([n] if n else [], dtype=np.int64)
         return JudgedClasses(sizes, sizes)
     if policy.suppressed_cells == "wildcard" and _stars_at_ground(encoded):
-        return _judged(count(encoded, bottom, track_records=False), policy)
+        return judged_classes(count(encoded, bottom, track_records=False), policy)
     inverse, n_groups = group(columns, cards)
     records = np.bincount(inverse, weights=encoded.weights, minlength=n_groups)
     records = np.rint(records).astype(np.int64)
@@ -82,10 +82,11 @@ def raw_classes(data: pd.DataFrame, policy: Policy) -> JudgedClasses:
     from privcheck.encoding import encode
 
     encoded = encode(data, policy, as_released=True, sensitive=())
-    return _judged(count(encoded, track_records=False), policy)
+    return judged_classes(count(encoded, track_records=False), policy)
 
 
-def _has_coding(attr) -> bool:
+def _has_coding(attr: Attribute) -> bool:
+    """Top or bottom coding (``privcheck.topcoding.has_coding``, without importing pandas)."""
     return attr.top_coding is not None or attr.bottom_coding is not None
 
 
@@ -104,12 +105,6 @@ def _stars_at_ground(encoded: EncodedTable) -> bool:
         (np.asarray(c.levels.labels[0], dtype=object) == TOP).any()
         for c in encoded.quasi_identifiers
     )
-
-
-def _judged(table: ClassTable, policy: Policy) -> JudgedClasses:
-    from privcheck.checker import judged_classes
-
-    return judged_classes(table, policy)
 
 
 def attach_risk(

@@ -243,3 +243,19 @@ def test_adult_local_suppression_matches_the_pandas_oracle(tmp_path, adult_input
     assert_risk(report["risk_before"], oracle(adult_input, qis, 5))
     after = oracle(written, qis, 5, star=True, wildcard=cells == "wildcard")
     assert_risk(report["risk_after"], after)
+
+
+def test_before_reads_a_top_coded_attribute_by_its_raw_values(tmp_path):
+    """Top coding runs inside the anonymizer's encoding; the input's risk is that of the raw
+    data as ``check`` reads it, not of the coded column."""
+    frame, policy = small_table(5)
+    policy["attributes"]["age"]["top_coding"] = {"threshold": 30}
+    policy = {**policy, "models": [{"model": "k-anonymity", "k": 3}], "suppression_limit": 0.15}
+    release, report = anonymize(frame, policy, "mingen", seed=1)
+    qis = ["age", "zip", "sex"]
+    raw = oracle(frame, qis, 3)
+    coded = oracle(frame.assign(age=frame["age"].clip(upper=30)), qis, 3)
+    assert raw != coded  # the coding merges classes: the two readings differ
+    assert_risk(report.risk_before, raw)
+    written = write_table(release, tmp_path / "release.csv")
+    assert_risk(report.risk_after, oracle(read_release(written), qis, 3))
