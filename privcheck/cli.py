@@ -261,14 +261,17 @@ def check(
             explain_max_size=explain_max_size,
         )
         report.source = source = str(data)
-    text = render(report, fmt, source)
     if report_file is None:
-        emit(text, output)
+        emit(render(report, fmt, source), output)
     else:
         from privcheck.io import all_or_nothing, write_text_atomic
 
         assert report_fmt is not None
         written = render(report, report_fmt, source)
+        # what is printed does not change with --report: the plot data an HTML report file
+        # needed stays out of a JSON printed beside it
+        shown = report if fmt is Format.html else _without_details(report)
+        text = render(shown, fmt, source)
         with all_or_nothing():  # the report file and --output: both or neither
             write_text_atomic(report_file, written)
             if output is not None and str(output) != "-":
@@ -277,6 +280,14 @@ def check(
             typer.echo(text, nl=not text.endswith("\n"))
         _wrote(report_file if output is None or str(output) == "-" else output, report_file)
     raise typer.Exit(0 if report.passed else 1)
+
+
+def _without_details(report):
+    """The check report without the plot data ``details=True`` adds (``checker.check``)."""
+    if getattr(report, "class_sizes", None) is None:
+        return report
+    models = [m.model_copy(update={"histogram": None, "distribution": None}) for m in report.models]
+    return report.model_copy(update={"class_sizes": None, "models": models})
 
 
 def _wrote(first: Path, second: Path) -> None:

@@ -180,6 +180,18 @@ def test_check_report_file_in_its_format_beside_stdout(cli, tmp_path, name, kind
     assert f"wrote {tmp_path / name}" in res.stderr
 
 
+def test_check_report_html_leaves_the_printed_json_as_it_was(cli, tmp_path):
+    """The HTML file needs the plot data; the JSON printed beside it is the plain one."""
+    res = cli(*check_args(tmp_path, "--format", "json", "--report", tmp_path / "r.html"))
+    assert res.returncode == 0, res.stderr
+    printed = json.loads(res.stdout)
+    plain = json.loads(cli(*check_args(tmp_path, "--format", "json")).stdout)
+    for d in (printed, plain):
+        d.pop("elapsed_seconds")
+    assert printed == plain and printed["class_sizes"] is None
+    assert "<svg" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
 def test_check_report_and_output_are_both_written(cli, tmp_path):
     res = cli(*check_args(tmp_path, "-o", tmp_path / "out.json", "--report", tmp_path / "r.html"))
     assert res.returncode == 0, res.stderr
