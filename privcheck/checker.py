@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -112,6 +113,7 @@ def check_table(
         from privcheck.wildcard import wildcard_table
 
         wild = wildcard_table(table)
+    classes = judged_classes(table, policy, wild)
     evaluations = []
     for config in policy.models:
         started = time.perf_counter()
@@ -142,7 +144,7 @@ def check_table(
             ev.statistic,
             time.perf_counter() - started,
         )
-    return Report(
+    report = Report(
         passed=all(r.passed for r in results),
         n_records=table.n_records,
         n_classes=table.n_classes,
@@ -152,6 +154,34 @@ def check_table(
         source=source,
         class_sizes=size_histogram(table.sizes) if details else None,
     )
+    report._judged = classes
+    return report
+
+
+@dataclass(frozen=True)
+class JudgedClasses:
+    """The classes a check judged, as an intruder faces them: ``sizes`` per class (effective
+    sizes under ``suppressed_cells: wildcard``, ``*`` matching every value) and the ``records``
+    each class holds. What the prosecutor risk of the checked table is computed from
+    (``privcheck.risk.prosecutor``): an anonymization report's ``risk_after`` equals what
+    ``check`` sees of the written release."""
+
+    sizes: np.ndarray
+    records: np.ndarray
+
+
+def judged_classes(
+    table: ClassTable, policy: Policy, wild: ClassTable | None = None
+) -> JudgedClasses:
+    """The class sizes a check reads off ``table`` under the policy's ``suppressed_cells``."""
+    records = np.asarray(table.sizes, dtype=np.int64)
+    if policy.suppressed_cells != "wildcard":
+        return JudgedClasses(records, records)
+    if wild is None:
+        from privcheck.wildcard import effective_sizes
+
+        return JudgedClasses(effective_sizes(table), records)
+    return JudgedClasses(np.asarray(wild.sizes, dtype=np.int64), records)
 
 
 #: models that read effective class sizes under ``suppressed_cells: wildcard``

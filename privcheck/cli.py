@@ -134,16 +134,19 @@ def guard(
 
 
 def render(report, fmt: Format, source: str | None = None) -> str:
-    from privcheck.report import render_html, render_text
-
+    """The check report in ``fmt``: renderers sit above the report data and import it."""
     if fmt is Format.json:
         return report.to_json() + "\n"
     if fmt is Format.html:
+        from privcheck.html_report import render_html
+
         return render_html(report)
     if fmt is Format.github:
         from privcheck.hook import github_annotations
 
         return github_annotations(report, source)
+    from privcheck.text_report import render_text
+
     return render_text(report)
 
 
@@ -165,6 +168,14 @@ def check(
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="Write the report here (.json, .html, .txt: format)"),
+    ] = None,
+    report_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Also write the report here, in the file's format: .json (JSON), .html/.htm "
+            "(HTML), .txt/.md (text) — as anonymize --report",
+        ),
     ] = None,
     max_violators: Annotated[
         int, typer.Option(min=0, help="How many violating classes to list per model")
@@ -212,12 +223,13 @@ def check(
     ] = None,
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
-    from privcheck.report_format import output_format
+    from privcheck.report_format import output_format, report_file_format
 
     fmt = Format(output_format(output, fmt.value if fmt is not None else None))
+    report_fmt = None if report_file is None else Format(report_file_format(report_file))
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
-    guard({"--output": output}, [data, graph, linked_with], policy)
+    guard({"--output": output, "--report": report_file}, [data, graph, linked_with], policy)
     if explain and (graph is not None or linked_with is not None):
         raise typer.BadParameter("--explain applies to a table check, not to --graph/--linked-with")
     if graph is not None:
@@ -243,14 +255,48 @@ def check(
             policy,
             max_violators=max_violators,
             max_groups=max_groups,
-            details=fmt is Format.html,
+            details=Format.html in (fmt, report_fmt),
             allow_empty=allow_empty,
             explain=explain,
             explain_max_size=explain_max_size,
         )
         report.source = source = str(data)
-    emit(render(report, fmt, source), output)
+    if report_file is None:
+        emit(render(report, fmt, source), output)
+    else:
+        from privcheck.io import all_or_nothing, write_text_atomic
+
+        assert report_fmt is not None
+        written = render(report, report_fmt, source)
+        # what is printed does not change with --report: the plot data an HTML report file
+        # needed stays out of a JSON printed beside it
+        shown = report if fmt is Format.html else _without_details(report)
+        text = render(shown, fmt, source)
+        with all_or_nothing():  # the report file and --output: both or neither
+            write_text_atomic(report_file, written)
+            if output is not None and str(output) != "-":
+                write_text_atomic(output, text)
+        if output is None or str(output) == "-":
+            typer.echo(text, nl=not text.endswith("\n"))
+        _wrote(report_file if output is None or str(output) == "-" else output, report_file)
     raise typer.Exit(0 if report.passed else 1)
+
+
+def _without_details(report):
+    """The check report without the plot data ``details=True`` adds (``checker.check``)."""
+    if getattr(report, "class_sizes", None) is None:
+        return report
+    models = [m.model_copy(update={"histogram": None, "distribution": None}) for m in report.models]
+    return report.model_copy(update={"class_sizes": None, "models": models})
+
+
+def _wrote(first: Path, second: Path) -> None:
+    """Say which files a command wrote (on stderr; not with --quiet)."""
+    from privcheck.progress import is_quiet
+
+    if not is_quiet():
+        names = str(first) if first == second else f"{first} and {second}"
+        typer.echo(f"wrote {names}", err=True)
 
 
 @app.command()
@@ -399,7 +445,7 @@ def _anonymize_table(
     from privcheck.anonymizers import anonymize as run_anonymize
     from privcheck.engines.output import write_release
     from privcheck.progress import progress
-    from privcheck.report import render_anonymization_text
+    from privcheck.text_report import render_anonymization_text
 
     frame: object = data
     if engine is not Engine.pandas:
@@ -816,7 +862,7 @@ def demo(
     from privcheck.html_report import render_anonymization_html
     from privcheck.io import all_or_nothing, read_table, write_table, write_text_atomic
     from privcheck.policy import load_policy
-    from privcheck.report import render_anonymization_text, render_text
+    from privcheck.text_report import render_anonymization_text, render_text
 
     folder = demo_dir()
     out = Path(tempfile.mkdtemp(prefix="privcheck-demo-")) if output_dir is None else output_dir

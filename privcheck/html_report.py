@@ -24,6 +24,7 @@ import html
 import io
 import re
 from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -34,6 +35,7 @@ from privcheck.report import (
     Exposure,
     ModelResult,
     Report,
+    RiskProfile,
     Section,
     SensitiveDistribution,
     SizeHistogram,
@@ -87,14 +89,19 @@ font-weight:600}
 pre.cmd{background:var(--bg);padding:8px 12px;border-radius:6px;font-size:.82rem;
 white-space:pre-wrap}
 footer{color:var(--muted);font-size:.8rem;margin-top:28px}
+tr.chosen td{background:#fff4e5;font-weight:600}
+.scroll{overflow-x:auto;max-width:100%}
+details{font-size:.85rem;margin:2px 0 12px}details summary{color:var(--muted);cursor:pointer}
 """
 
 
 # --------------------------------------------------------------------------- plots
 
 
-def _svg(fig, salt: str) -> str:
-    """A matplotlib figure as inline SVG: text kept as text, unique ids, no external references."""
+def _svg(fig, salt: str, alt: str) -> str:
+    """A matplotlib figure as inline SVG: text kept as text, unique ids, no external references,
+    and its text alternative (``alt``) as the image's accessible name: ``role='img'``, an
+    ``aria-label`` and a ``<title>`` (what a screen reader says, and a tooltip)."""
     import matplotlib
 
     buf = io.StringIO()
@@ -108,7 +115,9 @@ def _svg(fig, salt: str) -> str:
     ids = set(re.findall(r'id="([^"]+)"', svg))
     for old in sorted(ids, key=len, reverse=True):
         svg = re.sub(rf'(["#(]){re.escape(old)}([")])', rf"\g<1>{salt}-{old}\g<2>", svg)
-    return svg
+    text = html.escape(alt, quote=True)
+    end = svg.index(">")
+    return f'{svg[:end]} role="img" aria-label="{text}"><title>{text}</title>{svg[end + 1 :]}'
 
 
 def _figure(width: float, height: float):
@@ -136,11 +145,19 @@ def _style(ax) -> None:
 _SIZE_BUCKETS = [1, 2, 3, 4, 5, 6, 10, 20, 50, 100, 500, 1000, 10_000, 100_000]
 
 
-def size_buckets(hist: SizeHistogram) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """Class sizes grouped into readable buckets: labels, classes, records, bucket lower bounds."""
+def size_buckets(
+    hist: SizeHistogram, top: int | None = None
+) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Class sizes grouped into readable buckets: labels, classes, records, bucket lower bounds.
+
+    ``top``: the largest size the buckets cover (default: the histogram's own), so that two
+    histograms (before and after an anonymization) share their buckets. Records are the
+    histogram's ``records`` when it gives them, else size × classes."""
     sizes = np.asarray(hist.sizes, dtype=np.int64)
     counts = np.asarray(hist.classes, dtype=np.int64)
-    top = int(sizes.max()) if len(sizes) else 1
+    held = counts * sizes if hist.records is None else np.asarray(hist.records, dtype=np.int64)
+    if top is None:
+        top = int(sizes.max()) if len(sizes) else 1
     lows = [b for b in _SIZE_BUCKETS if b <= top]
     highs = [*lows[1:], top + 1]
     labels = [
@@ -148,7 +165,7 @@ def size_buckets(hist: SizeHistogram) -> tuple[list[str], np.ndarray, np.ndarray
     ]
     which = np.searchsorted(np.asarray(lows), sizes, side="right") - 1
     classes = np.bincount(which, weights=counts, minlength=len(lows)).astype(np.int64)
-    records = np.bincount(which, weights=counts * sizes, minlength=len(lows)).astype(np.int64)
+    records = np.bincount(which, weights=held, minlength=len(lows)).astype(np.int64)
     return labels, classes, records, np.asarray(lows)
 
 
@@ -167,7 +184,15 @@ def class_size_plot(hist: SizeHistogram, k: float | None, salt: str) -> str:
             ax.set_yscale("log")
         _style(ax)
     fig.tight_layout()
-    return _svg(fig, salt)
+    alt = "Bar charts of the equivalence classes and the records in them, by class size: " + (
+        "; ".join(
+            f"size {lab}: {c:,} classes, {r:,} records"
+            for lab, c, r in zip(labels, classes, records, strict=True)
+        )
+    )
+    if k is not None:
+        alt += f". Sizes below k = {_fmt(k)} are drawn red"
+    return _svg(fig, salt, alt)
 
 
 def statistic_plot(m: ModelResult, hist: ValueHistogram, salt: str) -> str:
@@ -201,7 +226,15 @@ def statistic_plot(m: ModelResult, hist: ValueHistogram, salt: str) -> str:
         ax.set_xticks(mids if len(mids) <= 15 else mids[:: int(np.ceil(len(mids) / 15))])
     _style(ax)
     fig.tight_layout()
-    return _svg(fig, salt)
+    bins = "; ".join(
+        f"{_fmt(lo)} to {_fmt(hi)}: {c:,}"
+        for lo, hi, c in zip(edges[:-1], edges[1:], counts, strict=True)
+        if c
+    )
+    alt = f"Histogram of {m.statistic} per class (classes per bin): {bins or 'no classes'}"
+    if req is not None:
+        alt += f". Required {_OPS[req[1]]} {_fmt(req[0])}; bins that break it are drawn red"
+    return _svg(fig, salt, alt)
 
 
 def distribution_plot(d: SensitiveDistribution, statistic: str, salt: str) -> str:
@@ -237,7 +270,12 @@ def distribution_plot(d: SensitiveDistribution, statistic: str, salt: str) -> st
     ax.legend(fontsize=7.5, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     _style(ax)
     fig.tight_layout()
-    return _svg(fig, salt)
+    alt = f"Share of records of each {d.attribute} value: " + "; ".join(
+        f"{name}: "
+        + ", ".join(f"{v} {share[i]:.1%}" for i, v in enumerate(d.values) if share[i] > 0)
+        for name, share, _ in series
+    )
+    return _svg(fig, salt, alt)
 
 
 def class_name(values: dict[str, str], width: int = 44) -> str:
@@ -246,26 +284,65 @@ def class_name(values: dict[str, str], width: int = 44) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def tradeoff_plot(points: list[dict[str, Any]], metric: str, chosen: int | None, salt: str) -> str:
-    """The Pareto front: the metric against the suppressed records, the release's point ringed."""
+def _direction(metric: str | None) -> str:
+    """Which way a metric is better, in words (unknown metrics: nothing)."""
+    from privcheck.metrics.generalization import METRICS
+
+    m = METRICS.get(metric or "")
+    if m is None:
+        return ""
+    return "higher is better" if m.higher_is_better else "lower is better"
+
+
+def pareto(x: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """Which points no other beats on both ``x`` and ``cost`` (lower is better on both)."""
+    order = np.lexsort((cost, x))
+    best = np.minimum.accumulate(cost[order])
+    front = np.zeros(len(x), dtype=bool)
+    # a point is on the front when its cost is below every cost at fewer or equal x before it
+    prior = np.r_[np.inf, best[:-1]]
+    front[order] = cost[order] < prior
+    return front
+
+
+def tradeoff_plot(
+    points: list[dict[str, Any]], metric: str | None, chosen: int | None, salt: str
+) -> str:
+    """The releases the search scored: the metric against the suppressed records, the front of
+    those no other beats on both joined by a line, the written release ringed."""
     x = np.array([p["suppressed"] for p in points], dtype=float)
     y = np.array([np.nan if p["value"] is None else p["value"] for p in points], dtype=float)
-    order = np.argsort(x, kind="stable")
-    fig = _figure(6.8, 2.9)
+    direction = _direction(metric)
+    cost = -y if direction == "higher is better" else y
+    front = pareto(x, np.where(np.isnan(cost), np.inf, cost))
+    order = np.flatnonzero(front)[np.argsort(x[front], kind="stable")]
+    name = label(metric or "metric")
+    fig = _figure(6.8, 3.0)
     ax = fig.add_subplot(1, 1, 1)
+    if (~front).any():
+        ax.plot(x[~front], y[~front], "o", color=GREY, markersize=4, label="other releases")
     ax.step(x[order], y[order], where="post", color=SERIES[3], linewidth=1.4)
-    ax.plot(x, y, "o", color=SERIES[3], markersize=4, label="Pareto-optimal releases")
+    ax.plot(x[front], y[front], "o", color=SERIES[3], markersize=4, label="Pareto-optimal")
     if chosen is not None:
         ax.plot(
-            [x[chosen]], [y[chosen]], "o", markersize=10, markerfacecolor="none",
+            [x[chosen]], [y[chosen]], "o", markersize=11, markerfacecolor="none",
             markeredgecolor=BAD, markeredgewidth=1.8, label="this release",
         )  # fmt: skip
-    ax.set_xlabel("suppressed records", fontsize=9)
-    ax.set_ylabel(metric, fontsize=9)
+    ax.set_xlabel("suppressed records (fewer is better)", fontsize=9)
+    ax.set_ylabel(f"{name}" + (f"\n({direction})" if direction else ""), fontsize=9)
     ax.legend(fontsize=8, frameon=False)
     _style(ax)
     fig.tight_layout()
-    return _svg(fig, salt)
+    alt = (
+        f"Scatter plot of {name} against suppressed records for {len(points)} releases "
+        f"({direction or 'metric as computed'}; fewer suppressed records is better): "
+        + "; ".join(
+            f"{int(x[i]):,} suppressed, {name} {_fmt(None if np.isnan(y[i]) else y[i])}"
+            + (" (this release)" if i == chosen else "")
+            for i in range(len(points))
+        )
+    )
+    return _svg(fig, salt, alt)
 
 
 def section_plot(section: Section, salt: str) -> str:
@@ -299,7 +376,11 @@ def section_plot(section: Section, salt: str) -> str:
         ax.legend(fontsize=8, frameon=False)
     _style(ax)
     fig.tight_layout()
-    return _svg(fig, salt)
+    alt = f"{section.title}: {p.ylabel or 'values'} by {p.xlabel or 'category'}; " + "; ".join(
+        f"{name}: " + ", ".join(f"{x} {_fmt(v, False)}" for x, v in zip(p.x, values, strict=True))
+        for name, values in p.series.items()
+    )
+    return _svg(fig, salt, alt)
 
 
 # --------------------------------------------------------------------------- html pieces
@@ -704,6 +785,7 @@ def _suppression_section(r: AnonymizationReport) -> str:
 
 
 def _loss_section(r: AnonymizationReport) -> str:
+    table = ""
     if r.metrics:
         rows = "".join(
             f"<tr><td>{e(label(k))}{' (optimised)' if k == r.metric else ''}</td>{_cell(v)}</tr>"
@@ -712,10 +794,12 @@ def _loss_section(r: AnonymizationReport) -> str:
         table = f"<table class='figures'>{rows}</table>"
     elif r.information_loss:
         table = _figures_table(r.information_loss)
-    else:
+    per_attribute = _loss_by_attribute(r)
+    if not table and not per_attribute:
         return ""
     return (
-        f"<section class='extra' id='information-loss'><h2>Information loss</h2>{table}</section>"
+        "<section class='extra' id='information-loss'><h2>Information loss</h2>"
+        f"{table}{per_attribute}</section>"
     )
 
 
@@ -723,6 +807,7 @@ def _tradeoff_section(r: AnonymizationReport) -> str:
     if not r.tradeoff:
         return ""
     metric = label(r.metric or "metric")
+    direction = _direction(r.metric)
     chosen = next(
         (
             i
@@ -734,20 +819,363 @@ def _tradeoff_section(r: AnonymizationReport) -> str:
     qis = list(r.tradeoff[0]["node"])
     head = "".join(f"<th>{e(q)}</th>" for q in qis)
     rows = "".join(
-        f"<tr><td class='num'>{e(_fmt(p['value']))}</td><td class='num'>{p['suppressed']:,}</td>"
+        f"<tr{' class=chosen' if i == chosen else ''}><td class='num'>{e(_fmt(p['value']))}</td>"
+        f"<td class='num'>{p['suppressed']:,}</td>"
         + "".join(f"<td class='num'>{p['node'][q]}</td>" for q in qis)
-        + "</tr>"
-        for p in r.tradeoff
+        + f"<td>{'this release' if i == chosen else ''}</td></tr>"
+        for i, p in enumerate(r.tradeoff)
     )
     return (
         "<section class='extra' id='tradeoff'><h2>Generalization against suppression</h2>"
-        "<p>The releases no other beats on both the metric and the suppressed records (the "
-        "Pareto front), best metric first.</p>"
-        f"<figure class='plot'>{tradeoff_plot(r.tradeoff, metric, chosen, 'pc-front')}"
-        f"<figcaption>{e(metric)} against suppressed records; ringed: this release"
+        "<p>The releases the search scored: each node's metric against the records it "
+        "suppresses. Joined by the line: the releases no other beats on both (the Pareto "
+        "front), best metric first in the table.</p>"
+        f"<figure class='plot' id='plot-tradeoff'>"
+        f"{tradeoff_plot(r.tradeoff, r.metric, chosen, 'pc-front')}"
+        f"<figcaption>{e(metric)} ({e(direction or 'as computed')}) against suppressed records "
+        "(fewer is better); ringed: this release. The table below holds the same points."
         "</figcaption></figure>"
-        f"<table><tr><th class='num'>{e(metric)}</th><th class='num'>suppressed</th>{head}</tr>"
-        f"{rows}</table></section>"
+        f"<table><tr><th class='num'>{e(metric)}</th><th class='num'>suppressed</th>{head}"
+        f"<th></th></tr>{rows}</table></section>"
+    )
+
+
+# ----------------------------------------------------------- anonymization: risk and pictures
+
+BEFORE, AFTER = GREY, SERIES[3]
+
+
+def _bin_labels(edges: list[float]) -> list[str]:
+    return [f"({_fmt(lo)}, {_fmt(hi)}]" for lo, hi in pairwise(edges)]
+
+
+def _two_series_bars(ax, x: np.ndarray, before: np.ndarray, after: np.ndarray) -> None:
+    ax.bar(x - 0.2, before, 0.4, color=BEFORE, label="before (input)")
+    ax.bar(x + 0.2, after, 0.4, color=AFTER, label="after (release)")
+
+
+def risk_plot(profile: RiskProfile, salt: str) -> str:
+    """Records per prosecutor-risk bin before and after (ARX's risk view); the threshold of
+    ``records_above`` marked."""
+    labels = _bin_labels(profile.risk_bins)
+    before = np.asarray(profile.records_before)
+    after = np.asarray(profile.records_after)
+    fig = _figure(7.4, 3.1)
+    ax = fig.add_subplot(1, 1, 1)
+    x = np.arange(len(labels))
+    _two_series_bars(ax, x, before, after)
+    # the threshold between the bins it separates (inside a bin when it is no edge)
+    edges = np.asarray(profile.risk_bins)
+    at = float(np.interp(profile.threshold, edges, np.arange(len(edges)))) - 0.5
+    ax.axvline(at, color=BAD, linestyle="--", linewidth=1.2)
+    ax.text(at, 1.0, f" threshold {_fmt(profile.threshold)}", color=BAD, fontsize=8,
+            transform=ax.get_xaxis_transform(), va="top")  # fmt: skip
+    ax.set_xticks(x, labels, rotation=30, ha="right")
+    ax.set_xlabel(
+        "re-identification risk of a record, 1 / class size (lower is better)", fontsize=9
+    )
+    ax.set_ylabel("records", fontsize=9)
+    ax.set_title("records by prosecutor risk — bars to the left are safer", fontsize=9, loc="left")
+    if _wide(np.r_[before, after]):
+        ax.set_yscale("log")
+    ax.legend(fontsize=8, frameon=False, loc="upper center")
+    _style(ax)
+    fig.tight_layout()
+    alt = (
+        "Bar chart of records by prosecutor re-identification risk, before and after "
+        f"(lower risk is better; threshold {_fmt(profile.threshold)}): "
+        + "; ".join(
+            f"risk {lab}: {b:,} before, {a:,} after"
+            for lab, b, a in zip(labels, before, after, strict=True)
+        )
+    )
+    return _svg(fig, salt, alt)
+
+
+def size_comparison(profile: RiskProfile) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Records per class-size bucket before and after, on shared buckets (and their lows)."""
+    top = max(
+        max(profile.class_sizes_before.sizes, default=1),
+        max(profile.class_sizes_after.sizes, default=1),
+    )
+    labels, _, before, lows = size_buckets(profile.class_sizes_before, top)
+    _, _, after, _ = size_buckets(profile.class_sizes_after, top)
+    return labels, before, after, lows
+
+
+def class_sizes_plot(profile: RiskProfile, salt: str) -> str:
+    """Records by the size of their class before and after; k marked."""
+    labels, before, after, lows = size_comparison(profile)
+    fig = _figure(7.4, 3.1)
+    ax = fig.add_subplot(1, 1, 1)
+    x = np.arange(len(labels))
+    _two_series_bars(ax, x, before, after)
+    if profile.k is not None and (lows < profile.k).any() and (lows >= profile.k).any():
+        at = int(np.searchsorted(lows, profile.k)) - 0.5
+        ax.axvline(at, color=BAD, linestyle="--", linewidth=1.2)
+        ax.text(at, 1.0, f" k = {profile.k}", color=BAD, fontsize=8,
+                transform=ax.get_xaxis_transform(), va="top")  # fmt: skip
+    ax.set_xticks(x, labels, rotation=30, ha="right")
+    ax.set_xlabel("size of the record's equivalence class (larger is safer)", fontsize=9)
+    ax.set_ylabel("records", fontsize=9)
+    ax.set_title("records by class size — bars to the right are safer", fontsize=9, loc="left")
+    if _wide(np.r_[before, after]):
+        ax.set_yscale("log")
+    ax.legend(fontsize=8, frameon=False, loc="upper center")
+    _style(ax)
+    fig.tight_layout()
+    alt = (
+        "Bar chart of records by the size of their equivalence class, before and after "
+        "(larger classes are safer"
+        + (f"; k = {profile.k}" if profile.k is not None else "")
+        + "): "
+        + "; ".join(
+            f"size {lab}: {b:,} before, {a:,} after"
+            for lab, b, a in zip(labels, before, after, strict=True)
+        )
+    )
+    return _svg(fig, salt, alt)
+
+
+def loss_plot(loss: dict[str, float], salt: str) -> str:
+    """Information loss per quasi-identifier, horizontal bars (lower is better)."""
+    names = list(loss)
+    values = np.array([loss[n] for n in names], dtype=float)
+    fig = _figure(6.4, 0.6 + 0.32 * len(names))
+    ax = fig.add_subplot(1, 1, 1)
+    y = np.arange(len(names))
+    ax.barh(y, values, color=AFTER, height=0.6)
+    ax.set_yticks(y, names)
+    ax.invert_yaxis()
+    top = float(np.nanmax(values)) if len(values) else 1.0
+    ax.set_xlim(0, max(1.0, top * 1.05))
+    for yi, v in zip(y, values, strict=True):
+        ax.text(v, yi, f" {_fmt(float(v))}", va="center", fontsize=8, color=INK)
+    ax.set_xlabel("information loss (0 = none, 1 = all; lower is better)", fontsize=9)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.tick_params(labelsize=8, colors=INK)
+    fig.tight_layout()
+    alt = "Bar chart of information loss per quasi-identifier (lower is better): " + "; ".join(
+        f"{n} {_fmt(float(v))}" for n, v in zip(names, values, strict=True)
+    )
+    return _svg(fig, salt, alt)
+
+
+def _scored(c: dict[str, Any]) -> bool:
+    risk = c.get("risk") or {}
+    return (
+        c.get("excluded_reason") is None
+        and c.get("metric_value") is not None
+        and risk.get("average") is not None
+    )
+
+
+def candidates_plot(candidates: list[dict[str, Any]], chosen: str | None, salt: str) -> str:
+    """Every scored candidate: its average prosecutor risk against its metric, the written one
+    ringed, failing ones crossed."""
+    scored = [c for c in candidates if _scored(c)]
+    metrics = {c.get("metric") for c in scored}
+    metric = next(iter(metrics)) if len(metrics) == 1 else None
+    direction = _direction(metric)
+    x = np.array([c["risk"]["average"] for c in scored], dtype=float)
+    y = np.array([c["metric_value"] for c in scored], dtype=float)
+    fig = _figure(6.8, 3.4)
+    ax = fig.add_subplot(1, 1, 1)
+    for i, c in enumerate(scored):
+        ok = bool(c.get("passed"))
+        ax.plot([x[i]], [y[i]], "o" if ok else "x", color=AFTER if ok else BAD, markersize=6)
+        ax.annotate(str(c["algorithm"]), (x[i], y[i]), textcoords="offset points",
+                    xytext=(5, 4), fontsize=8, color=INK)  # fmt: skip
+        if c["algorithm"] == chosen:
+            ax.plot([x[i]], [y[i]], "o", markersize=13, markerfacecolor="none",
+                    markeredgecolor=BAD, markeredgewidth=1.8)  # fmt: skip
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([], [], marker="o", color=AFTER, linestyle="", label="passes the policy"),
+        Line2D([], [], marker="x", color=BAD, linestyle="", label="fails the policy"),
+        Line2D([], [], marker="o", markerfacecolor="none", markeredgecolor=BAD, markersize=11,
+               linestyle="", label="chosen (written)"),
+    ]  # fmt: skip
+    ax.legend(handles=handles, fontsize=8, frameon=False, loc="best")
+    ax.set_xlabel("average prosecutor risk of the release (lower is better)", fontsize=9)
+    ylabel = label(metric) if metric else "metric value (each candidate's metric)"
+    ax.set_ylabel(ylabel + (f"\n({direction})" if direction else ""), fontsize=9)
+    ax.margins(x=0.15, y=0.15)
+    _style(ax)
+    fig.tight_layout()
+    alt = (
+        f"Scatter plot of {len(scored)} candidate releases, average prosecutor risk (lower is "
+        f"better) against {ylabel}"
+        + (f" ({direction})" if direction else "")
+        + ": "
+        + "; ".join(
+            f"{c['algorithm']}: risk {_fmt(c['risk']['average'])}, {_fmt(c['metric_value'])}"
+            + ("" if c.get("passed") else ", fails the policy")
+            + (", chosen" if c["algorithm"] == chosen else "")
+            for c in scored
+        )
+    )
+    return _svg(fig, salt, alt)
+
+
+def _risk_cell(risk: Any, key: str) -> str:
+    value = None if risk is None else (risk.get(key) if isinstance(risk, dict) else None)
+    if value is None:
+        return "<td class='num'>—</td>"
+    return f"<td class='num'>{e(_fmt(float(value)))}</td>"
+
+
+def _risk_section(r: AnonymizationReport) -> str:
+    """Risk before and after: the three figures side by side, records per risk bin, records
+    per class size — each chart with a table of the same numbers."""
+    if r.risk_before is None and r.risk_after is None:
+        return ""
+    rows = []
+    words = {
+        "highest": "Highest record risk",
+        "average": "Average record risk",
+        "records_above": "Records above the threshold",
+    }
+    for key, name in words.items():
+        b = None if r.risk_before is None else getattr(r.risk_before, key)
+        a = None if r.risk_after is None else getattr(r.risk_after, key)
+        show = (lambda v: f"{v:.2%}") if key == "records_above" else (lambda v: _fmt(v))
+        rows.append(
+            f"<tr><td>{e(name)}</td><td class='num'>{'—' if b is None else e(show(b))}</td>"
+            f"<td class='num'>{'—' if a is None else e(show(a))}</td></tr>"
+        )
+    profile = r.risk_profile
+    thr = f"{_fmt(profile.threshold)}" if profile is not None else "1/k"
+    source = (
+        f"1/k of the policy's k-anonymity (k = {profile.k})"
+        if profile is not None and profile.k is not None
+        else "0.2, as the policy has no k-anonymity model"
+    )
+    parts = [
+        "<section class='extra' id='risk'><h2>Re-identification risk before and after</h2>",
+        "<p>Prosecutor risk: the intruder knows the target is in the table and its "
+        "quasi-identifier values; a record's risk is 1 / the size of its equivalence class. "
+        "Before: the input's classes at their original values. After: the release's classes as "
+        "<code>privcheck check</code> forms them from the written file (suppressed records are "
+        f"not released and do not count). Lower is better. Threshold {e(thr)}: {e(source)}.</p>",
+        "<table class='figures risk'><tr><th>prosecutor risk</th><th class='num'>before</th>"
+        f"<th class='num'>after</th></tr>{''.join(rows)}</table>",
+    ]
+    if profile is not None:
+        if profile.suppressed_cells == "wildcard":
+            parts.append(
+                "<p class='note'>suppressed_cells: wildcard — a '*' cell matches every value, "
+                "so a class's size is the number of records compatible with it.</p>"
+            )
+        labels = _bin_labels(profile.risk_bins)
+        body = "".join(
+            f"<tr><td>{e(lab)}</td><td class='num'>{b:,}</td><td class='num'>{a:,}</td></tr>"
+            for lab, b, a in zip(labels, profile.records_before, profile.records_after, strict=True)
+        )
+        parts.append(
+            f"<figure class='plot' id='plot-risk'>{risk_plot(profile, 'pc-risk')}"
+            "<figcaption>Records per prosecutor-risk bin, before (grey) and after (blue); the "
+            f"dashed line is the threshold {e(thr)}. Lower risk (left) is better."
+            "</figcaption></figure>"
+            "<details><summary>The numbers of this chart</summary><table class='data'>"
+            "<tr><th>risk</th><th class='num'>records before</th>"
+            f"<th class='num'>records after</th></tr>{body}</table></details>"
+        )
+        sizes, before, after, _ = size_comparison(profile)
+        body = "".join(
+            f"<tr><td>{e(lab)}</td><td class='num'>{b:,}</td><td class='num'>{a:,}</td></tr>"
+            for lab, b, a in zip(sizes, before, after, strict=True)
+        )
+        parts.append(
+            f"<figure class='plot' id='plot-class-sizes-before-after'>"
+            f"{class_sizes_plot(profile, 'pc-sizes-ba')}"
+            "<figcaption>Records by the size of their equivalence class, before (grey) and "
+            "after (blue)"
+            + (f"; dashed: k = {profile.k}" if profile.k is not None else "")
+            + ". Larger classes (right) are safer.</figcaption></figure>"
+            "<details><summary>The numbers of this chart</summary><table class='data'>"
+            "<tr><th>class size</th><th class='num'>records before</th>"
+            f"<th class='num'>records after</th></tr>{body}</table></details>"
+        )
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _loss_by_attribute(r: AnonymizationReport) -> str:
+    if not r.loss_by_attribute:
+        return ""
+    rows = "".join(
+        f"<tr><td>{e(q)}</td><td class='num'>{e(_fmt(float(v)))}</td></tr>"
+        for q, v in r.loss_by_attribute.items()
+    )
+    return (
+        "<h3>Information loss per quasi-identifier</h3>"
+        f"<figure class='plot' id='plot-loss'>{loss_plot(r.loss_by_attribute, 'pc-loss')}"
+        "<figcaption>Information loss of each quasi-identifier (0: its values kept, 1: all "
+        "information lost); lower is better.</figcaption></figure>"
+        "<details><summary>The numbers of this chart</summary><table class='data'>"
+        f"<tr><th>quasi-identifier</th><th class='num'>loss</th></tr>{rows}</table></details>"
+    )
+
+
+def _candidates_section(r: AnonymizationReport) -> str:
+    """``--algorithm auto``: every candidate on one risk–utility chart, and the table."""
+    if not r.candidates:
+        return ""
+    rows = []
+    for c in r.candidates:
+        chosen = c.get("algorithm") == r.chosen
+        passed = c.get("passed")
+        verdict = "—" if passed is None else ("pass" if passed else "FAIL")
+        cells = [
+            f"<td>{e(str(c.get('algorithm')))}{' (chosen)' if chosen else ''}</td>",
+            f"<td>{e(verdict)}</td>",
+            f"<td>{e(str(c.get('excluded_reason') or ''))}</td>",
+            f"<td>{e(label(str(c['metric'])) if c.get('metric') else '')}</td>",
+            _cell(None if c.get("metric_value") is None else float(c["metric_value"])),
+            _cell(c.get("n_classes")),
+            _cell(c.get("n_suppressed")),
+            _cell(c.get("suppressed_cells")),
+            _cell(None if c.get("seconds") is None else float(c["seconds"])),
+            _risk_cell(c.get("risk"), "highest"),
+            _risk_cell(c.get("risk"), "average"),
+            _risk_cell(c.get("risk"), "records_above"),
+        ]
+        rows.append(f"<tr{' class=chosen' if chosen else ''}>{''.join(cells)}</tr>")
+    scored = [c for c in r.candidates if _scored(c)]
+    excluded = [c for c in r.candidates if not _scored(c)]
+    figure = ""
+    if scored:
+        figure = (
+            f"<figure class='plot' id='plot-candidates'>"
+            f"{candidates_plot(r.candidates, r.chosen, 'pc-cands')}"
+            "<figcaption>Each candidate's release: its average prosecutor risk (lower is "
+            "better) against its metric; ringed: the release written"
+            + (
+                f"; not drawn: {len(excluded)} candidate(s) excluded before scoring (see the table)"
+                if excluded
+                else ""
+            )
+            + ".</figcaption></figure>"
+        )
+    head = "".join(
+        f"<th{' class=num' if i > 3 else ''}>{e(h)}</th>"
+        for i, h in enumerate(
+            [
+                "algorithm", "policy", "excluded because", "metric", "value", "classes",
+                "suppressed records", "suppressed cells", "seconds", "highest risk",
+                "average risk", "share above the threshold",
+            ]
+        )
+    )  # fmt: skip
+    return (
+        "<section class='extra' id='candidates'><h2>Candidates (risk against utility)</h2>"
+        f"<p>--algorithm auto tried these algorithms and wrote the release of "
+        f"<strong>{e(str(r.chosen))}</strong>.</p>{figure}"
+        f"<div class='scroll'><table class='data'><tr>{head}</tr>{''.join(rows)}</table></div>"
+        "</section>"
     )
 
 
@@ -822,6 +1250,8 @@ def render_anonymization_html(report: Any) -> str:
     title = f"privcheck anonymize{src}: {r.algorithm}"
     parts = [
         ("transformation", "transformation", _transformation_section(r)),
+        ("candidates", "candidates", _candidates_section(r)),
+        ("risk", "risk before and after", _risk_section(r)),
         ("suppression", "suppression", _suppression_section(r)),
         ("information-loss", "information loss", _loss_section(r)),
         ("tradeoff", "generalization vs suppression", _tradeoff_section(r)),

@@ -1,11 +1,15 @@
-"""Report models (the JSON contract) and their text and HTML renderings."""
+"""Report models: the JSON contract, and nothing else.
+
+The reports are data. Their renderings sit above them and import them, never the reverse:
+``privcheck.text_report`` (text), ``privcheck.html_report`` (one HTML page), and each model's
+``to_json`` (JSON).
+"""
 
 from __future__ import annotations
 
-import io
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr, model_validator
 
 from privcheck import __version__
 
@@ -62,6 +66,11 @@ class SizeHistogram(BaseModel):
 
     sizes: list[int]
     classes: list[int]
+    records: list[int] | None = Field(
+        None,
+        description="Records in the classes of each size (null: sizes × classes; given when a "
+        "class's size is not its own record count, e.g. effective sizes under wildcard)",
+    )
 
 
 class SectionTable(BaseModel):
@@ -336,6 +345,9 @@ class Report(BaseModel):
     suppression_ok: bool = Field(
         True, description="n_suppressed is within suppression_limit_records"
     )
+    #: the classes the checker judged (``privcheck.checker.JudgedClasses``): kept out of the
+    #: JSON; an anonymizer reads the release's risk from them (``risk_after``)
+    _judged: Any = PrivateAttr(default=None)
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=2)
@@ -433,6 +445,38 @@ class Exposure(BaseModel):
     seconds: float = Field(description="Time the attack took")
 
 
+class ProsecutorRisk(BaseModel):
+    """Prosecutor re-identification risk of a table's records (``privcheck.risk.prosecutor``):
+    a record's risk is 1 / the size of its equivalence class over the quasi-identifiers."""
+
+    highest: float = Field(description="The largest record risk (1 / the smallest class)")
+    average: float = Field(description="The mean record risk")
+    records_above: float = Field(
+        description="Share of records whose risk exceeds 1/k (k of the policy's k-anonymity, "
+        "the largest if several), or 0.2 without a k-anonymity model"
+    )
+
+
+class RiskProfile(BaseModel):
+    """The plot data of an anonymization: class sizes and record risks before and after.
+
+    Before: the input's classes at ground values; after: the release's classes as ``privcheck
+    check`` forms them (suppressed records not counted; a ``*`` cell read per the policy's
+    ``suppressed_cells``: under ``wildcard`` a class's size is its effective size).
+    """
+
+    threshold: float = Field(description="The risk threshold of records_above (1/k or 0.2)")
+    k: int | None = Field(None, description="The policy's k (largest k-anonymity k), if any")
+    suppressed_cells: Literal["category", "wildcard"] = "category"
+    risk_bins: list[float] = Field(
+        description="Edges of the record-risk bins (lo, hi], e.g. 0, 0.01, 0.02, 0.05 … 1"
+    )
+    records_before: list[int] = Field(description="Input records per risk bin")
+    records_after: list[int] = Field(description="Released records per risk bin")
+    class_sizes_before: SizeHistogram
+    class_sizes_after: SizeHistogram
+
+
 class AnonymizationReport(BaseModel):
     """What an anonymizer did, published with the release (the transparency principle: the
     algorithm and its parameters are not secret). ``n_kept + n_suppressed = n_records``."""
@@ -501,187 +545,45 @@ class AnonymizationReport(BaseModel):
         description="Masking methods: the share of records their transparency attack "
         "re-identifies on the release",
     )
-    chosen: str | None = Field(
+    risk_before: ProsecutorRisk | None = Field(
         None,
-        description="The algorithm whose release was written (the one asked for, or the one "
-        "--algorithm auto chose)",
+        description="Prosecutor risk of the input: its classes at ground values, as `privcheck "
+        "check` groups the raw data",
+    )
+    risk_after: ProsecutorRisk | None = Field(
+        None,
+        description="Prosecutor risk of the release: its classes as `privcheck check` forms "
+        "them from the written file (suppressed records are not released and do not count)",
+    )
+    risk_profile: RiskProfile | None = Field(
+        None, description="Class sizes and record risks before and after (the report's plots)"
+    )
+    loss_by_attribute: dict[str, float] | None = Field(
+        None, description="Information loss per quasi-identifier (0: none, 1: all)"
     )
     candidates: list[dict[str, Any]] | None = Field(
         None,
-        description="--algorithm auto: every algorithm considered, each with algorithm, passed, "
-        "excluded_reason (null when scored), metric, metric_value, n_classes, n_suppressed, "
-        "suppressed_cells, seconds and risk {highest, average, records_above}",
+        description="--algorithm auto: every candidate algorithm tried, {algorithm, passed, "
+        "excluded_reason, metric, metric_value, n_classes, n_suppressed, suppressed_cells, "
+        "seconds, risk: {highest, average, records_above}}",
+    )
+    chosen: str | None = Field(
+        None, description="The algorithm whose release was written (the algorithm's own name)"
     )
     source: str | None = None
     privcheck_version: str = __version__
     search_seconds: float | None = None
     elapsed_seconds: float | None = None
 
+    @model_validator(mode="after")
+    def _chosen_defaults_to_the_algorithm(self) -> AnonymizationReport:
+        """A named algorithm wrote its own release: ``chosen`` is its name unless set."""
+        if self.chosen is None:
+            self.chosen = self.algorithm
+        return self
+
     def to_json(self) -> str:
         return self.model_dump_json(indent=2)
-
-
-def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> str:
-    """A readable summary of an anonymization: the node, what was suppressed, the metrics."""
-    from rich.console import Console
-    from rich.table import Table
-
-    buf = io.StringIO()
-    console = Console(
-        file=buf, width=width, color_system=None, force_terminal=False, soft_wrap=True
-    )
-    src = f" {report.source}" if report.source else ""
-    console.print(
-        f"privcheck anonymize{src}: {report.algorithm} — released {report.n_kept} of "
-        f"{report.n_records} records, suppressed {report.n_suppressed}"
-    )
-    if report.node is not None:
-        levels = ", ".join(f"{k}={v}" for k, v in report.node.items())
-        console.print(f"generalization levels: {levels}")
-    if report.suppressed_cells is not None:
-        per = ", ".join(f"{k}={v}" for k, v in report.suppressed_cells["per_attribute"].items())
-        console.print(
-            f"blanked cells ('*'): {report.suppressed_cells['total']} ({per}); "
-            f"changed cells: {report.changed_cells}"
-        )
-    if report.nodes_evaluated is not None:
-        console.print(
-            (
-                f"nodes evaluated: {report.nodes_evaluated} of {report.lattice_size}"
-                if report.lattice_size is not None
-                else f"splits tried: {report.nodes_evaluated}"  # (Mondrian: no lattice)
-            )
-            + (
-                f"; satisfying: {report.satisfying_nodes}"
-                if report.satisfying_nodes is not None
-                else ""
-            )
-            + (f"; time {report.elapsed_seconds:.3f} s" if report.elapsed_seconds else "")
-        )
-    table = Table(show_edge=False)
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for name, value in report.metrics.items():
-        mark = " (optimised)" if name == report.metric else ""
-        table.add_row(name + mark, _fmt(value))
-    if report.metrics:
-        console.print(table)
-    if report.tradeoff:
-        names = ", ".join(report.tradeoff[0]["node"])
-        console.print(f"generalization vs suppression (Pareto front; levels of {names}):")
-        front = Table(show_edge=False)
-        front.add_column(report.metric or "metric", justify="right")
-        front.add_column("suppressed", justify="right")
-        front.add_column("levels")
-        for point in report.tradeoff:
-            levels = " ".join(str(v) for v in point["node"].values())
-            front.add_row(_fmt(point["value"]), str(point["suppressed"]), levels)
-        console.print(front)
-    if report.information_loss is not None:
-        loss = ", ".join(
-            f"{k}={_fmt(v) if v is not None else 'n/a'}" for k, v in report.information_loss.items()
-        )
-        console.print(f"information loss: {loss}")
-    if report.candidates:
-        cand = Table(show_edge=False, title="candidates (--algorithm auto)")
-        for col in ("algorithm", f"{report.metric} ↓", "classes", "suppressed", "seconds"):
-            cand.add_column(col, justify="left" if col == "algorithm" else "right")
-        for c in report.candidates:
-            if c["passed"]:
-                mark = " ✓" if c["algorithm"] == report.chosen else ""
-                cand.add_row(
-                    c["algorithm"] + mark,
-                    _fmt(c["metric_value"]),
-                    str(c["n_classes"]),
-                    str(c["n_suppressed"]),
-                    f"{c['seconds']:.2f}",
-                )
-            else:
-                cand.add_row(c["algorithm"], "—", "—", "—", "excluded")
-        console.print(cand)
-    if report.utility is not None:
-        shown = ("prec", "non_uniform_entropy", "kl_divergence", "changed_share")
-        util = ", ".join(f"{k}={_fmt(report.utility[k])}" for k in shown if k in report.utility)
-        if "accuracy_loss_points" in report.utility:
-            util += (
-                f", accuracy {_fmt(report.utility['accuracy_release'])} vs "
-                f"{_fmt(report.utility['accuracy_original'])} on the original "
-                f"(loss {report.utility['accuracy_loss_points']:.2f} points)"
-            )
-        console.print(f"utility (docs/utility.md): {util}")
-    if report.guarantee:
-        console.print(f"guarantee: {report.guarantee}")
-    verdict = "passes" if report.check.passed else "FAILS"
-    achieved = "; ".join(f"{m.model} {_fmt(m.value, m.unbounded)}" for m in report.check.models)
-    console.print(f"re-check of the release: {verdict} ({achieved or 'no models'})")
-    for note in report.notes:
-        console.print(f"note: {note}")
-    if report.exposure is not None:
-        for line in exposure_lines(report.exposure):
-            console.print(line)
-    line = choice_line(report)
-    if line is not None:
-        console.print(line)
-    return buf.getvalue()
-
-
-def choice_line(report: AnonymizationReport) -> str | None:
-    """One line naming the choice and why: "mondrian: loss 0.108 vs mingen 0.469, 302 classes
-    vs 19" (every other scored candidate, then the excluded ones)."""
-    if not report.candidates or report.chosen is None:
-        return None
-    by = {c["algorithm"]: c for c in report.candidates}
-    best = by[report.chosen]
-    metric = best["metric"]
-    others = [c for c in report.candidates if c["passed"] and c["algorithm"] != report.chosen]
-    line = f"{report.chosen}: {metric} {best['metric_value']:.4g}"
-    if others:
-        line += " vs " + ", ".join(f"{c['algorithm']} {c['metric_value']:.4g}" for c in others)
-        line += f"; {best['n_classes']} classes vs " + ", ".join(
-            str(c["n_classes"]) for c in others
-        )
-    excluded = [c for c in report.candidates if not c["passed"]]
-    if excluded:
-        line += "; not used: " + ", ".join(
-            f"{c['algorithm']} ({_first_clause(c['excluded_reason'])})" for c in excluded
-        )
-    return "chose " + line
-
-
-def _first_clause(reason: str) -> str:
-    """A refusal's gist: its text up to the first ':' or ';' (the rest says how to fix it)."""
-    for stop in (":", ";"):
-        reason = reason.split(stop, 1)[0]
-    return reason.strip()
-
-
-def _pct(share: float) -> str:
-    return f"{100 * share:.1f} %"
-
-
-def exposure_lines(x: Exposure) -> list[str]:
-    """The exposure in words: the share re-identified, and a warning above the threshold."""
-    params = ", ".join(f"{k}={v}" for k, v in x.params.items())
-    sample = ""
-    if x.sampled and x.confidence_interval is not None:
-        lo, hi = x.confidence_interval
-        sample = (
-            f" (estimated on a random {x.n_attacked:,} of {x.n_records:,} records; 95 % "
-            f"interval {_pct(lo)}–{_pct(hi)})"
-        )
-    lines = [
-        f"exposure: the transparency attack {x.attack} ({params}) re-identifies "
-        f"{_pct(x.reidentified_share)} of the records{sample}, {_pct(x.certain_share)} by a "
-        f"unique, correct link; intruder: {x.intruder}"
-    ]
-    if x.warning:
-        lines.append(
-            f"WARNING: {_pct(x.reidentified_share)} of the records are re-identified by an "
-            f"intruder who knows the method, above the policy's exposure_threshold of "
-            f"{_pct(x.threshold)}: raise k or p, choose a transparency-resistant method, or "
-            "release less"
-        )
-    return lines
 
 
 def _fmt(value: float | list[float] | None, unbounded: bool = True) -> str:
@@ -696,111 +598,3 @@ def _fmt(value: float | list[float] | None, unbounded: bool = True) -> str:
 
 def _params(params: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in params.items())
-
-
-def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
-    """A readable summary: verdict, one row per model, then the worst violators."""
-    from rich.console import Console
-    from rich.table import Table
-
-    buf = io.StringIO()
-    console = Console(
-        file=buf, width=width, color_system=None, force_terminal=False, soft_wrap=True
-    )
-    verdict = "PASSED" if report.passed else "FAILED"
-    src = f" {report.source}:" if report.source else ""
-    if report.kind == "graph-check":
-        console.print(
-            f"privcheck check --graph{src} {verdict} — {report.n_records} nodes, "
-            f"{report.n_edges} edges"
-        )
-    else:
-        starred = ""
-        if report.n_suppressed or report.suppression_limit_records is not None:
-            starred = (
-                f"; {report.n_suppressed} suppressed records ('*' rows, limit "
-                f"{report.suppression_limit_records})"
-            )
-        console.print(
-            f"privcheck check{src} {verdict} — {report.n_records} records, {report.n_classes} "
-            f"classes over {', '.join(report.quasi_identifiers) or 'no quasi-identifiers'}"
-            + starred
-        )
-        for finding in report.findings():
-            console.print(f"FAIL: {finding}")
-    table = Table(show_edge=False)
-    for col in ("model", "parameters", "result", "achieved", "violating classes", "records"):
-        table.add_column(col, justify="right" if col in ("achieved", "records") else "left")
-    for m in report.models:
-        table.add_row(
-            m.model,
-            _params(m.params),
-            "pass" if m.passed else "FAIL",
-            f"{_fmt(m.value, m.unbounded)} ({m.statistic})",
-            str(m.violating_classes),
-            str(m.violating_records),
-        )
-    console.print(table)
-    for m in report.models:
-        if m.passed or not m.violators:
-            continue
-        console.print(f"\n{m.model} ({_params(m.params)}): worst violating classes")
-        vt = Table(show_edge=False)
-        vt.add_column("values")
-        vt.add_column("size", justify="right")
-        vt.add_column(m.statistic, justify="right")
-        vt.add_column("nodes" if report.kind == "graph-check" else "records (row numbers)")
-        for v in m.violators[:max_rows]:
-            recs = ", ".join(map(str, v.records[:6])) + (" …" if v.size > 6 else "")
-            vt.add_row(_params(v.values), str(v.size), _fmt(v.statistic, v.unbounded), recs)
-        console.print(vt)
-    if report.explanation is not None:
-        _explanation_text(console, report.explanation, max_rows)
-    return buf.getvalue()
-
-
-def _explanation_text(console: Any, x: Explanation, max_rows: int) -> None:
-    """The explanation: the current risk, each quasi-identifier's contribution, the top MSUs."""
-    from rich.table import Table
-
-    cur = x.current
-    below = f", {cur.records_below_k} records in classes below k={x.k}" if x.k else ""
-    partial = "" if x.complete else " (partial search)"
-    console.print(
-        f"\nrisk explanation: {cur.sample_uniques} sample uniques, average risk "
-        f"{_fmt(cur.average_risk)}{below}; {x.msu_total} minimal sample uniques of size ≤ "
-        f"{x.max_size}{partial} (by size: {', '.join(map(str, x.msu_by_size))}), highest SUDA "
-        f"score {_fmt(x.highest_score)}"
-    )
-    ct = Table(show_edge=False)
-    for col in ("quasi-identifier", "SUDA share %", "uniques if dropped", "if generalized"):
-        ct.add_column(col, justify="left" if col == "quasi-identifier" else "right")
-    if x.k:
-        ct.add_column("below k if dropped / generalized", justify="right")
-    for c in sorted(x.contributions, key=lambda c: -c.suda_share):
-        g = c.generalized
-        row = [
-            c.attribute,
-            f"{c.suda_share:.1f}",
-            str(c.dropped.sample_uniques),
-            "—" if g is None else str(g.sample_uniques),
-        ]
-        if x.k:
-            row.append(f"{c.dropped.records_below_k} / {'—' if g is None else g.records_below_k}")
-        ct.add_row(*row)
-    console.print(ct)
-    mt = Table(show_edge=False)
-    for col in ("minimal sample unique", "records", "SUDA weight", "example (row)"):
-        mt.add_column(col, justify="right" if col in ("records", "SUDA weight") else "left")
-    for g in x.msus[:max_rows]:
-        ex = ", ".join(f"{k}={v}" for k, v in g.examples[0].items()) if g.examples else ""
-        row = f" (row {g.rows[0]})" if g.rows else ""
-        mt.add_row(" + ".join(g.attributes), str(g.records), _fmt(g.score), ex + row)
-    console.print(mt)
-
-
-def render_html(report: Report) -> str:
-    """One self-contained HTML page (no network); see ``privcheck.html_report``."""
-    from privcheck.html_report import render_html as _render
-
-    return _render(report)

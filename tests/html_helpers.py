@@ -1,8 +1,13 @@
-"""Parse an HTML page with the standard library's parser: text, ids, every element closed."""
+"""Parse an HTML page with the standard library's parser (text, ids, every element closed; the
+charts and their text alternatives), and drive headless Chromium."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 from html.parser import HTMLParser
+from pathlib import Path
 
 
 class Page(HTMLParser):
@@ -49,3 +54,123 @@ def parse(html: str) -> Page:
     page.close()
     assert page.stack == [], page.stack  # every element closed
     return page
+
+
+# ----------------------------------------------------------------------- headless Chromium
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+#: with these the browser reaches no network: every host resolves to nothing, every connection
+#: goes to a closed local port (``page_requests`` still sees what a page asked for)
+OFFLINE = (
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+)
+
+
+def chromium(*args: str, tmp_path: Path, offline: bool = False) -> subprocess.CompletedProcess:
+    """Run Debian's headless Chromium (console messages on stderr)."""
+    return subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--enable-logging=stderr",
+            "--v=0",
+            *(OFFLINE if offline else ()),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def console_messages(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
+
+
+def page_requests(netlog: Path) -> list[str]:
+    """The non-file URLs a page loaded from a file:// URL asked for, from Chromium's NetLog
+    (``--log-net-log``): requests made on the page's behalf carry its file:// isolation key,
+    the browser's own background requests do not."""
+    log = json.loads(netlog.read_text(encoding="utf-8"))
+    start = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
+    return sorted(
+        {
+            p["url"]
+            for ev in log["events"]
+            if ev["type"] == start
+            and (p := ev.get("params", {})).get("network_isolation_key", "").startswith("file://")
+            and not p["url"].startswith(("file:", "data:"))
+        }
+    )
+
+
+class Charts(HTMLParser):
+    """Every <svg> of a page: its role, aria-label, <title> text, and the <figcaption> and id of
+    the <figure> around it (None when it stands in no figure)."""
+
+    VOID = Page.VOID
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.charts: list[dict] = []
+        self.stack: list[tuple[str, dict]] = []
+        self._figure: dict | None = None
+        self._title: dict | None = None
+        self._caption: dict | None = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "figure":
+            self._figure = {"id": a.get("id"), "caption": "", "charts": []}
+        if tag == "figcaption" and self._figure is not None:
+            self._caption = self._figure
+        if tag == "svg":
+            chart = {
+                "role": a.get("role"),
+                "aria_label": a.get("aria-label"),
+                "title": None,
+                "figure": self._figure,
+            }
+            self.charts.append(chart)
+            if self._figure is not None:
+                self._figure["charts"].append(chart)
+        if tag == "title" and self.stack and self.stack[-1][0] == "svg":
+            self._title = self.charts[-1]
+            self._title["title"] = ""
+        if tag not in self.VOID:
+            self.stack.append((tag, a))
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            name, _ = self.stack.pop()
+            if name == tag:
+                break
+        if tag == "figure":
+            self._figure = None
+        if tag == "figcaption":
+            self._caption = None
+        if tag == "title":
+            self._title = None
+
+    def handle_data(self, data):
+        if self._title is not None:
+            self._title["title"] += data
+        if self._caption is not None:
+            self._caption["caption"] += data
+
+
+def charts(html: str) -> list[dict]:
+    parser = Charts()
+    parser.feed(html)
+    parser.close()
+    return parser.charts

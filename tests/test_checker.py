@@ -17,7 +17,7 @@ from privcheck.anonymizers import anonymize
 from privcheck.api import evaluate
 from privcheck.hook import summary_line
 from privcheck.html_report import render_html
-from privcheck.report import render_text
+from privcheck.text_report import render_text
 from tests.conftest import ROOT, run_cli
 
 ENV = {"PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}

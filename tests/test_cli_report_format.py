@@ -150,3 +150,89 @@ def test_risk_refuses_a_contradicting_format(cli, tmp_path):
     res = cli(*risk_args(tmp_path, "-o", tmp_path / "risk.json", "--format", "html"))
     assert_one_line_error(res, "--format html", "extension means json")
     assert not (tmp_path / "risk.json").exists()
+
+
+# ----------------------------------------------------------------------- check --report (issue 24)
+
+
+@pytest.mark.parametrize(("name", "kind"), [("r.html", "html"), ("R.HTM", "html"),
+                                            ("r.json", "json"), ("r.txt", "text"),
+                                            ("r.md", "text")])  # fmt: skip
+def test_check_report_file_in_its_format_beside_stdout(cli, tmp_path, name, kind):
+    """``check --report FILE`` writes the report in the file's format, as ``anonymize --report``
+    does, and stdout still gets what --format says (default text)."""
+    res = cli(*check_args(tmp_path, "--report", tmp_path / name))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("privcheck check")  # stdout: the text, as without --report
+    body = (tmp_path / name).read_text(encoding="utf-8")
+    if kind == "html":
+        page = parse(body)
+        assert {"verdict", "summary", "classes"} <= page.ids  # with the details HTML draws
+        assert "<svg" in body
+    elif kind == "json":  # the report --format json prints (but for its timing)
+        printed = json.loads(cli(*check_args(tmp_path, "--format", "json")).stdout)
+        written = json.loads(body)
+        for d in (printed, written):
+            d.pop("elapsed_seconds")
+        assert written == printed and written["kind"] == "check"
+    else:
+        assert body == res.stdout
+    assert f"wrote {tmp_path / name}" in res.stderr
+
+
+def test_check_report_html_leaves_the_printed_json_as_it_was(cli, tmp_path):
+    """The HTML file needs the plot data; the JSON printed beside it is the plain one."""
+    res = cli(*check_args(tmp_path, "--format", "json", "--report", tmp_path / "r.html"))
+    assert res.returncode == 0, res.stderr
+    printed = json.loads(res.stdout)
+    plain = json.loads(cli(*check_args(tmp_path, "--format", "json")).stdout)
+    for d in (printed, plain):
+        d.pop("elapsed_seconds")
+    assert printed == plain and printed["class_sizes"] is None
+    assert "<svg" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_check_report_and_output_are_both_written(cli, tmp_path):
+    res = cli(*check_args(tmp_path, "-o", tmp_path / "out.json", "--report", tmp_path / "r.html"))
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == ""  # -o took the printed report
+    assert json.loads((tmp_path / "out.json").read_text())["passed"] is True
+    assert "verdict" in parse((tmp_path / "r.html").read_text(encoding="utf-8")).ids
+    assert "wrote" in res.stderr and "out.json" in res.stderr and "r.html" in res.stderr
+
+
+def test_check_report_of_a_failing_table_exits_1_and_is_written(cli, tmp_path):
+    policy = write_policy(tmp_path, {**GOOD_POLICY, "models": [{"model": "k-anonymity", "k": 50}]})
+    data = EXAMPLES / "three_diverse.csv"
+    res = cli("check", data, "-p", policy, "--report", tmp_path / "r.json")
+    assert res.returncode == 1, res.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["passed"] is False
+
+
+@pytest.mark.parametrize("name", ["r.xml", "report"])
+def test_check_report_refuses_an_unknown_extension(cli, tmp_path, name):
+    res = cli(*check_args(tmp_path, "--report", tmp_path / name))
+    assert_one_line_error(res, "--report", "extension", ".json")
+    assert not (tmp_path / name).exists() and res.stdout == ""
+
+
+def test_check_report_is_guarded_like_every_output(cli, tmp_path):
+    # naming the policy (an input) is refused before any work, and nothing is written
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps(GOOD_POLICY))
+    data = EXAMPLES / "three_diverse.csv"
+    before = policy.read_text()
+    res = cli("check", data, "-p", policy, "--report", policy)
+    assert_one_line_error(res, "--report")
+    assert policy.read_text() == before
+    # the same file as --output
+    res = cli(*check_args(tmp_path, "-o", tmp_path / "r.json", "--report", tmp_path / "r.json"))
+    assert_one_line_error(res, "--output", "--report")
+    assert not (tmp_path / "r.json").exists()
+    # a folder that does not exist
+    res = cli(*check_args(tmp_path, "--report", tmp_path / "nowhere" / "r.html"))
+    assert_one_line_error(res, "--report")
+    # a bad policy: nothing written, not even the report
+    res = cli("check", data, "-p", write_policy(tmp_path, "models: [", "bad.yaml"),
+              "--report", tmp_path / "bad.html")  # fmt: skip
+    assert res.returncode == 2 and not (tmp_path / "bad.html").exists()

@@ -8,8 +8,6 @@ test-artifacts/ for a person to look at.
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,10 +16,10 @@ from privcheck.checker import check
 from privcheck.html_report import render_html, size_buckets
 from privcheck.report import Section, SectionPlot, SectionTable
 from tests.conftest import ADULT
+from tests.html_helpers import CHROMIUM, chromium, console_messages
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CONTRIBUTED = ["anonymization", "suppression", "information-loss", "utility", "risk"]
 
 
@@ -120,32 +118,6 @@ def test_class_size_buckets_add_up(adult_frame):
     assert records[lows < 5].sum() == sizes[sizes < 5].sum()
 
 
-def chromium(*args: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            "--enable-logging=stderr",
-            "--v=0",
-            *args,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def console_messages(stderr: str) -> list[str]:
-    return [line for line in stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
-
-
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 def test_renders_in_headless_chromium(page, tmp_path):
     ARTIFACTS.mkdir(exist_ok=True)
@@ -228,7 +200,8 @@ def test_anonymization_page_of_a_generalization_with_its_front():
     for text in ("Generalization against suppression", "Re-check of the release", "Lattice size"):
         assert text in words, text
     assert "Precision (Prec; 1 = no loss) (optimised)" in words
-    assert html.count("<svg") == 1  # the front
+    assert html.count("<svg") == 3  # the front, risk and class sizes before and after
+    assert {"risk", "plot-tradeoff", "plot-risk", "plot-class-sizes-before-after"} <= page.ids
     assert words.count("age") >= 1 and str(result.node["age"]) in words
     assert_words(page)
 
@@ -342,3 +315,240 @@ def test_categorical_sensitive_panel_keeps_the_top_values_and_other():
     assert len(d.values) == 30 and d.values[-1] == "other (11 values)"
     assert d.grouping == "the 29 most frequent values, then the other 11"
     assert sum(d.overall) == 400
+
+
+# ----------------------------------------------------------------------- issue 24: pictures
+
+
+def assert_accessible(html: str, expected_ids: set[str]) -> list[dict]:
+    """Every chart is an inline SVG image with a text alternative — role=img, an aria-label
+    and the same <title> — inside a <figure> with a caption; the expected figures are there."""
+    from tests.html_helpers import charts
+
+    found = charts(html)
+    assert found, "no chart"
+    for c in found:
+        assert c["role"] == "img", c
+        assert c["aria_label"] and c["title"] == c["aria_label"], c
+        assert c["figure"] is not None and c["figure"]["caption"].strip(), c
+    ids = {c["figure"]["id"] for c in found}
+    assert expected_ids <= ids, (expected_ids, ids)
+    return found
+
+
+def chart(found: list[dict], figure_id: str) -> str:
+    (c,) = [c for c in found if c["figure"]["id"] == figure_id]
+    return c["aria_label"]
+
+
+@pytest.fixture(scope="module")
+def mondrian_report():
+    from privcheck import anonymize
+
+    _, result = anonymize(ADULT / "adult.csv", ADULT / "policy.yaml", "mondrian", seed=3)
+    return result
+
+
+def test_anonymization_page_draws_risk_before_and_after(mondrian_report):
+    from privcheck.html_report import _bin_labels, render_anonymization_html, size_comparison
+    from tests.html_helpers import parse
+
+    r = mondrian_report
+    html = render_anonymization_html(r)
+    page = parse(html)
+    found = assert_accessible(html, {"plot-risk", "plot-class-sizes-before-after"})
+    assert "plot-loss" not in page.ids and "candidates" not in page.ids  # fields not set
+    profile = r.risk_profile
+    # the risk chart's text alternative carries the numbers of the JSON's plot data
+    alt = chart(found, "plot-risk")
+    for lab, b, a in zip(
+        _bin_labels(profile.risk_bins), profile.records_before, profile.records_after, strict=True
+    ):
+        assert f"risk {lab}: {b:,} before, {a:,} after" in alt
+    assert "lower risk is better" in alt and sum(profile.records_after) == r.n_kept
+    alt = chart(found, "plot-class-sizes-before-after")
+    labels, before, after, _ = size_comparison(profile)
+    assert before.sum() == r.n_records and after.sum() == r.n_kept
+    for lab, b, a in zip(labels, before, after, strict=True):
+        assert f"size {lab}: {b:,} before, {a:,} after" in alt
+    words = page.words
+    assert "Re-identification risk before and after" in words
+    assert "Highest record risk" in words and "Records above the threshold" in words
+    assert f"{r.risk_before.records_above:.2%}" in words and "k = 5" in words
+    assert "lower is better" in words and "larger is safer" in html
+
+
+def test_loss_by_attribute_is_drawn_only_when_present(mondrian_report):
+    from privcheck.html_report import render_anonymization_html
+    from privcheck.report import AnonymizationReport
+    from tests.html_helpers import parse
+
+    r = mondrian_report.model_copy(deep=True)
+    assert r.loss_by_attribute is None
+    r.loss_by_attribute = {"age": 0.125, "sex": 0.0, "education": 0.6667}
+    html = render_anonymization_html(r)
+    found = assert_accessible(html, {"plot-loss"})
+    alt = chart(found, "plot-loss")
+    assert "age 0.125" in alt and "sex 0" in alt and "education 0.6667" in alt
+    assert "lower is better" in alt
+    assert "Information loss per quasi-identifier" in parse(html).words
+    back = AnonymizationReport.model_validate_json(r.to_json())
+    assert back.loss_by_attribute == r.loss_by_attribute
+
+
+CANDIDATES = [
+    {"algorithm": "mingen", "passed": True, "excluded_reason": None, "metric": "loss",
+     "metric_value": 0.42, "n_classes": 310, "n_suppressed": 120, "suppressed_cells": 0,
+     "seconds": 1.25, "risk": {"highest": 0.2, "average": 0.0103, "records_above": 0.0}},
+    {"algorithm": "mondrian", "passed": True, "excluded_reason": None, "metric": "loss",
+     "metric_value": 0.21, "n_classes": 3020, "n_suppressed": 0, "suppressed_cells": 0,
+     "seconds": 1.5, "risk": {"highest": 0.2, "average": 0.1001, "records_above": 0.0}},
+    {"algorithm": "local-suppression", "passed": False, "excluded_reason": None,
+     "metric": "loss", "metric_value": 0.05, "n_classes": 6100, "n_suppressed": 0,
+     "suppressed_cells": 4321, "seconds": 0.5,
+     "risk": {"highest": 0.5, "average": 0.2, "records_above": 0.125}},
+    {"algorithm": "safepub", "passed": None,
+     "excluded_reason": "the policy has no differential-privacy model", "metric": None,
+     "metric_value": None, "n_classes": None, "n_suppressed": None, "suppressed_cells": None,
+     "seconds": None, "risk": None},
+]  # fmt: skip
+
+
+def test_candidates_on_one_risk_utility_chart(mondrian_report):
+    import json
+
+    from privcheck.html_report import render_anonymization_html
+    from privcheck.report import AnonymizationReport
+    from tests.html_helpers import parse
+
+    r = mondrian_report.model_copy(deep=True)
+    assert r.candidates is None and r.chosen == "mondrian"
+    r.candidates = CANDIDATES
+    html = render_anonymization_html(r)
+    page = parse(html)
+    found = assert_accessible(html, {"plot-candidates"})
+    alt = chart(found, "plot-candidates")
+    assert "3 candidate releases" in alt  # the excluded one has no point
+    assert "mingen: risk 0.0103, 0.42" in alt
+    assert "mondrian: risk 0.1001, 0.21, chosen" in alt
+    assert "local-suppression: risk 0.2, 0.05, fails the policy" in alt
+    assert "safepub" not in alt and "lower is better" in alt
+    words = page.words
+    assert "the policy has no differential-privacy model" in words  # the excluded, in the table
+    assert "mondrian (chosen)" in words and "4,321" in words
+    assert page.words.index("Candidates") < page.words.index("Re-identification risk")
+    # the JSON contract: the exact names, and a saved report renders the same page
+    doc = json.loads(r.to_json())
+    assert doc["chosen"] == "mondrian" and doc["candidates"] == CANDIDATES
+    assert set(doc["risk_before"]) == set(doc["risk_after"]) == {
+        "highest", "average", "records_above"
+    }  # fmt: skip
+    again = render_anonymization_html(AnonymizationReport.model_validate(doc))
+    strip = re.compile(r"rendered [0-9:\- ]+UTC")
+    assert strip.sub("", again) == strip.sub("", html)
+
+
+def test_pareto_front_against_brute_force():
+    import numpy as np
+
+    from privcheck.html_report import pareto
+
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        n = int(rng.integers(1, 25))
+        x = rng.integers(0, 6, n).astype(float)
+        cost = rng.integers(0, 6, n).astype(float)
+        front = pareto(x, cost)
+        for i in range(n):
+            beaten = any(
+                (x[j] <= x[i] and cost[j] <= cost[i]) and (x[j] < x[i] or cost[j] < cost[i])
+                for j in range(n)
+            )
+            if beaten:
+                assert not front[i]
+        # one point per distinct (x, cost) pair that nothing beats
+        unbeaten = {
+            (x[i], cost[i])
+            for i in range(n)
+            if not any(
+                (x[j] <= x[i] and cost[j] <= cost[i]) and (x[j] < x[i] or cost[j] < cost[i])
+                for j in range(n)
+            )
+        }
+        assert front.sum() == len(unbeaten)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+@pytest.mark.parametrize(
+    ("algorithm", "params", "figures"),
+    [
+        ("mingen", ["--param", "tradeoff=true"], {"plot-risk", "plot-class-sizes-before-after",
+                                                   "plot-tradeoff"}),
+        ("mondrian", [], {"plot-risk", "plot-class-sizes-before-after"}),
+    ],
+)  # fmt: skip
+def test_cli_anonymization_report_renders_offline_in_chromium(tmp_path, algorithm, params, figures):
+    """The report a user gets from ``privcheck anonymize ... --report r.html``, opened in a real
+    browser that reaches no network: no console error, no request leaves the page, every chart
+    is drawn with its text alternative."""
+    from tests.conftest import run_cli
+    from tests.html_helpers import charts, page_requests
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    report = ARTIFACTS / f"anonymize-{algorithm}.html"
+    res = run_cli(
+        "anonymize", ADULT / "adult.csv", "-p", ADULT / "policy.yaml", "-o",
+        tmp_path / "release.csv", "-a", algorithm, *params, "--report", report, "--seed", "7",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    html = report.read_text(encoding="utf-8")
+    assert "http" not in html and "<script" not in html and " src=" not in html
+    url = report.resolve().as_uri()
+    netlog = tmp_path / "netlog.json"
+    dom = chromium(f"--log-net-log={netlog}", "--dump-dom", url, tmp_path=tmp_path, offline=True)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert console_messages(dom.stderr) == []
+    assert page_requests(netlog) == []
+    body = dom.stdout
+    found = assert_accessible(body, figures)  # the DOM the browser built
+    assert len(found) == len(charts(html)) == len(figures)
+    assert body.count("<path") > 50  # the plots were parsed as SVG
+    png = ARTIFACTS / f"anonymize-{algorithm}.png"
+    png.unlink(missing_ok=True)
+    shot = chromium("--hide-scrollbars", "--window-size=1200,5200", f"--screenshot={png}", url,
+                    tmp_path=tmp_path, offline=True)  # fmt: skip
+    assert shot.returncode == 0 and console_messages(shot.stderr) == []
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+def test_offline_check_sees_a_page_that_needs_the_network(tmp_path):
+    """Positive control: a page with a remote stylesheet, image and script is seen asking."""
+    from tests.html_helpers import page_requests
+
+    page = tmp_path / "remote.html"
+    page.write_text(
+        "<!DOCTYPE html><html><head><link rel='stylesheet' href='https://example.com/a.css'>"
+        "</head><body><img src='https://example.com/b.png'><p>x</p></body></html>"
+    )
+    netlog = tmp_path / "netlog.json"
+    res = chromium(f"--log-net-log={netlog}", "--dump-dom", page.as_uri(), tmp_path=tmp_path,
+                   offline=True)  # fmt: skip
+    assert res.returncode == 0
+    assert page_requests(netlog) == ["https://example.com/a.css", "https://example.com/b.png"]
+
+
+def test_accessibility_check_catches_a_chart_without_its_alternative():
+    """Negative control of ``assert_accessible``: a bare SVG, or one outside a captioned
+    figure, is refused."""
+    bare = "<figure id='f'><svg viewBox='0 0 1 1'></svg><figcaption>x</figcaption></figure>"
+    with pytest.raises(AssertionError):
+        assert_accessible(bare, {"f"})
+    uncaptioned = "<svg role='img' aria-label='a'><title>a</title></svg>"
+    with pytest.raises(AssertionError):
+        assert_accessible(uncaptioned, set())
+    good = (
+        "<figure id='f'><svg role='img' aria-label='3 records'><title>3 records</title></svg>"
+        "<figcaption>x</figcaption></figure>"
+    )
+    assert len(assert_accessible(good, {"f"})) == 1

@@ -27,7 +27,6 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
-import numpy as np
 import pandas as pd
 
 from privcheck.anonymizers.base import Anonymizer, Plan
@@ -38,13 +37,12 @@ from privcheck.hookspecs import hookimpl
 from privcheck.plugins import anonymizer_registry, model_registry
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport
+from privcheck.risk.prosecutor import policy_k, prosecutor_risk
 
 #: the candidates, in the order that breaks ties
 CANDIDATES = ("mingen", "mondrian", "local-suppression", "safepub")
 #: metrics that describe every kind of release (lower is better for each)
 COMMON_METRICS = ("loss", "discernibility", "aecs")
-#: the risk threshold of records_above without a k-anonymity model (ARX's default 0.2)
-DEFAULT_RISK_THRESHOLD = 0.2
 
 
 def comparison_metric(policy: Policy) -> str:
@@ -53,30 +51,6 @@ def comparison_metric(policy: Policy) -> str:
     if "metric" in policy.model_fields_set and policy.metric in COMMON_METRICS:
         return policy.metric
     return "loss"
-
-
-def risk_threshold(policy: Policy) -> float:
-    """1/k of the policy's (largest) k-anonymity k, else 0.2: a record whose prosecutor risk
-    exceeds it is counted in ``records_above``."""
-    ks = [int(m.k) for m in policy.models if m.model == "k-anonymity"]
-    return 1.0 / max(ks) if ks else DEFAULT_RISK_THRESHOLD
-
-
-def prosecutor_risk(sizes: np.ndarray | None, threshold: float) -> dict[str, float] | None:
-    """Prosecutor risk of released classes of ``sizes`` records: the highest and the average
-    over records (a record's risk is 1 / its class size) and the share above ``threshold``."""
-    if sizes is None:
-        return None
-    sizes = np.asarray(sizes, dtype=np.float64)
-    sizes = sizes[sizes > 0]
-    n = float(sizes.sum())
-    if n == 0:
-        return {"highest": 0.0, "average": 0.0, "records_above": 0.0}
-    return {
-        "highest": float(1.0 / sizes.min()),
-        "average": float(len(sizes) / n),
-        "records_above": float(sizes[1.0 / sizes > threshold].sum() / n),
-    }
 
 
 def applies_to(name: str, policy: Policy) -> str | None:
@@ -126,7 +100,7 @@ class Auto(Anonymizer):
         started = time.perf_counter()
         encoded = encode(data, policy)
         metric = comparison_metric(policy)
-        threshold = risk_threshold(policy)
+        k = policy_k(policy.models)
         registry = anonymizer_registry()
         plans: dict[str, Plan] = {}
         rows: list[dict[str, Any]] = []
@@ -160,7 +134,11 @@ class Auto(Anonymizer):
                         n_suppressed=plan.n_suppressed,
                         suppressed_cells=plan.suppressed_cells,
                         seconds=round(plan.seconds, 4),
-                        risk=prosecutor_risk(plan.class_sizes, threshold),
+                        risk=(
+                            None
+                            if plan.class_sizes is None
+                            else prosecutor_risk(plan.class_sizes, plan.class_records, k)
+                        ),
                     )
             if reason is not None:
                 row.update(

@@ -23,6 +23,7 @@ from privcheck.anonymizers.release import (
     recheck_codes,
     removed_columns,
 )
+from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.classes import ClassTable, count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
@@ -53,6 +54,9 @@ class Plan:
     class_sizes: np.ndarray | None
     seconds: float
     release: Callable[[], tuple[Any, AnonymizationReport]]
+    #: records per released class when a class's size as read differs from its records
+    #: (``suppressed_cells: wildcard``: a class reads as its compatible records)
+    class_records: np.ndarray | None = None
 
 
 class Anonymizer:
@@ -319,6 +323,8 @@ class GeneralizationAnonymizer(Anonymizer):
             from privcheck.utility.report import node_release_utility
 
             report.utility = node_release_utility(data, encoded, choice.node, kept_records, policy)
+        before = ground_classes(encoded, policy, data, choice.problem.evaluator.root)
+        attach_risk(report, policy, before)
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
 

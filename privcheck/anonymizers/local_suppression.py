@@ -76,6 +76,7 @@ import pandas as pd
 
 from privcheck.anonymizers.base import Anonymizer, Plan, check_possible
 from privcheck.anonymizers.release import materialise, recheck, removed_columns
+from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import SUPPRESSED, suppression_limit_records
 from privcheck.classes import ClassTable, count, group
 from privcheck.encoding import EncodedTable, encode, string_labels
@@ -203,6 +204,7 @@ class LocalSuppression(Anonymizer):
                 check=check,
                 utility=utility,
             )
+            attach_risk(report, policy, ground_classes(encoded, policy, data, table))
             report.elapsed_seconds = round(time.perf_counter() - started, 4)
             return frame, report
 
@@ -213,6 +215,7 @@ class LocalSuppression(Anonymizer):
             n_suppressed=n_sup,
             suppressed_cells=int(mask.sum()),  # (a suppressed record's cells are blanked)
             class_sizes=np.asarray(effective, dtype=np.int64),
+            class_records=np.asarray(gsize, dtype=np.int64),
             seconds=time.perf_counter() - started,
             release=release,
         )

@@ -41,6 +41,7 @@ from privcheck.anonymizers.base import Anonymizer
 from privcheck.anonymizers.exposure import ExposureAttack, measure_exposure
 from privcheck.anonymizers.problem import Progress
 from privcheck.anonymizers.release import release_policy, removed_columns
+from privcheck.anonymizers.risk_profile import attach_risk, raw_classes
 from privcheck.checker import check_table
 from privcheck.classes import count
 from privcheck.encoding import encode
@@ -167,8 +168,10 @@ class MaskingAnonymizer(Anonymizer):
             guarantee=self.guarantee(result, qis),
             notes=notes,
             exposure=exposure,
-            elapsed_seconds=round(time.perf_counter() - started, 4),
         )
+        before = raw_classes(data, release_policy(policy, keep_hierarchies=False))
+        attach_risk(report, policy, before)
+        report.elapsed_seconds = round(time.perf_counter() - started, 4)
         if progress is not None:
             progress(1, 1)
         return release, report

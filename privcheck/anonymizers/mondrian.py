@@ -50,6 +50,7 @@ import pandas as pd
 from privcheck.anonymizers.base import Anonymizer, Plan, check_possible
 from privcheck.anonymizers.problem import Progress
 from privcheck.anonymizers.release import release_policy, removed_columns, starred_kept_records
+from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import check_table, finish_report, starred_rows
 from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, group
 from privcheck.encoding import EncodedTable, encode, numeric_values, string_labels
@@ -642,6 +643,7 @@ class Mondrian(Anonymizer):
                 search_seconds=round(search_seconds, 4),
                 utility=utility,
             )
+            attach_risk(report, policy, ground_classes(encoded, policy, data, table))
             report.elapsed_seconds = round(time.perf_counter() - started, 4)
             return frame, report
 

@@ -59,6 +59,7 @@ import pandas as pd
 from privcheck.anonymizers.base import Anonymizer
 from privcheck.anonymizers.problem import NodeEvaluator, Progress
 from privcheck.anonymizers.release import SUPPRESSED, materialise, release_policy, removed_columns
+from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import check_table
 from privcheck.classes import ClassTable, count
 from privcheck.encoding import CODE_DTYPE, EncodedColumn, EncodedTable, encode
@@ -277,6 +278,7 @@ class SafePub(Anonymizer):
             seed_given=seed is not None,
             keep_order=keep_order,
         )
+        attach_risk(report, policy, ground_classes(encoded, policy, data))
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
 

@@ -30,6 +30,7 @@ import pandas as pd
 
 from privcheck.anonymizers.base import Choice, GeneralizationAnonymizer
 from privcheck.anonymizers.release import SUPPRESSED, release_policy, removed_columns
+from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.encoding import EncodedTable, encode, encode_column
 from privcheck.engines import WEIGHT, aggregate, check_columns, check_policy, engine_of
 from privcheck.errors import DataError, PolicyError
@@ -296,5 +297,8 @@ def anonymize_engine(
     report.parameters["engine"] = "spark"
     if start is not None:
         report.parameters["start_node"] = dict(zip(encoded.qi_names, start, strict=True))
+    # the input's risk needs its ground values: unknown when Spark generalized them first
+    before = ground_classes(encoded, policy) if start is None else None
+    attach_risk(report, policy, before)
     report.elapsed_seconds = round(time.perf_counter() - started, 4)
     return release, report

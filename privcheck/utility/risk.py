@@ -33,9 +33,7 @@ from privcheck.classes import count
 from privcheck.encoding import encode, sensitive_read
 from privcheck.models.base import table_models
 from privcheck.policy import Policy
-
-#: the risk threshold without a k-anonymity model (ARX's default)
-DEFAULT_THRESHOLD = 0.2
+from privcheck.risk.prosecutor import policy_k, prosecutor_risk, threshold
 
 
 @dataclass(frozen=True)
@@ -57,9 +55,8 @@ class ReleaseVerdict:
 
 
 def risk_threshold(policy: Policy) -> float:
-    """1/k of the policy's k-anonymity (its largest k), else ``DEFAULT_THRESHOLD``."""
-    ks = [int(m.k) for m in policy.model_entries("k-anonymity")]
-    return 1.0 / max(ks) if ks else DEFAULT_THRESHOLD
+    """1/k of the policy's k-anonymity (its largest k), else ``DEFAULT_THRESHOLD`` (0.2)."""
+    return threshold(policy_k(policy.models))
 
 
 def checked_policy(policy: Policy) -> Policy:
@@ -97,15 +94,6 @@ def release_verdict(release: pd.DataFrame, policy: Policy) -> ReleaseVerdict:
         from privcheck.wildcard import effective_sizes
 
         effective = effective_sizes(table).astype(np.float64)
-    threshold = risk_threshold(policy)
-    n = float(sizes.sum())
-    if n == 0:
-        return ReleaseVerdict(report.passed, 0.0, 0.0, 0.0, threshold)
-    risk = 1.0 / effective
-    return ReleaseVerdict(
-        passed=bool(report.passed),
-        highest=float(risk.max()),
-        average=float(sizes @ risk / n),
-        records_above=float(sizes[risk > threshold].sum() / n),
-        threshold=threshold,
-    )
+    k = policy_k(policy.models)
+    figures = prosecutor_risk(effective, sizes, k)
+    return ReleaseVerdict(passed=bool(report.passed), **figures, threshold=threshold(k))

@@ -23,8 +23,8 @@ from privcheck.checker import check
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking.rank_swapping import intruder_window
 from privcheck.plugins import anonymizer_registry
-from privcheck.report import render_anonymization_text
 from privcheck.risk.transparency import rank_swap_transparency
+from privcheck.text_report import render_anonymization_text
 from tests.conftest import run_cli
 
 CENSUS_CSV = ROOT / "tests" / "data" / "casc" / "census.csv"

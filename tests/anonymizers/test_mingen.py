@@ -96,7 +96,7 @@ def test_tagging_evaluates_fewer_nodes(race_zip):
 
 
 def test_tradeoff_is_reported_as_text():
-    from privcheck.report import render_anonymization_text
+    from privcheck.text_report import render_anonymization_text
 
     frame, base = random_table(5)
     policy = {**base, "models": [{"model": "k-anonymity", "k": 3}], "suppression_limit": 0.1}

@@ -18,7 +18,7 @@ from privcheck.anonymizers import anonymize, apply
 from privcheck.api import remediate
 from privcheck.catalog import to_datahub, to_openmetadata
 from privcheck.html_report import render_anonymization_html
-from privcheck.report import render_anonymization_text
+from privcheck.text_report import render_anonymization_text
 from tests.conftest import run_cli
 
 ENV = {"PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}

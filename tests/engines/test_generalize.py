@@ -52,6 +52,10 @@ def test_incognito_on_spark_equals_pandas(spark, adult_parquet, adult_frame, sup
     assert got_report.n_released_rows == len(release) == got.count()
     assert got_report.check.passed and got_report.parameters["engine"] == "spark"
     assert rows(got).equals(rows(release))
+    # the risk before and after from Spark's class counts equals the pandas path's
+    assert got_report.risk_before.model_dump() == pytest.approx(report.risk_before.model_dump())
+    assert got_report.risk_after.model_dump() == pytest.approx(report.risk_after.model_dump())
+    assert got_report.risk_profile == report.risk_profile
 
 
 def test_star_and_generalize_first_equal_pandas_above_the_start(spark, adult_parquet, adult_frame):
@@ -69,6 +73,9 @@ def test_star_and_generalize_first_equal_pandas_above_the_start(spark, adult_par
     assert got_report.n_suppressed == report.n_suppressed > 0
     assert got.count() == len(release) == len(adult_frame)  # starred rows stay
     assert rows(got).equals(rows(release))
+    # the ground values never reached privcheck: no input risk; the release's is the same
+    assert got_report.risk_before is None and got_report.risk_profile is None
+    assert got_report.risk_after.model_dump() == pytest.approx(report.risk_after.model_dump())
 
 
 def test_apply_on_spark_equals_pandas_and_refuses_a_failing_batch(spark, tmp_path, adult_frame):

@@ -40,7 +40,7 @@ def test_no_utility_section_no_utility(adult_frame) -> None:
 
 
 def test_the_text_report_prints_the_utility(adult_frame) -> None:
-    from privcheck.report import render_anonymization_text
+    from privcheck.text_report import render_anonymization_text
 
     frame = adult_frame.iloc[:1000].reset_index(drop=True)
     pol = adult_policy(utility={"target": "salary-class"})
