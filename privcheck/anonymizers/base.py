@@ -27,7 +27,12 @@ from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.classes import ClassTable, count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
-from privcheck.metrics.generalization import Metric, all_metrics, get_metric
+from privcheck.metrics.generalization import (
+    Metric,
+    all_metrics,
+    get_metric,
+    loss_by_attribute,
+)
 from privcheck.models.base import evaluate_models, table_models, validate_data
 from privcheck.params import check_param_types
 from privcheck.plugins import model_registry
@@ -359,6 +364,7 @@ class GeneralizationAnonymizer(Anonymizer):
             removed_columns=removed,
             metric=choice.metric.name,
             metrics=all_metrics(table, keep),
+            loss_by_attribute=loss_by_attribute(table, keep),
             nodes_evaluated=choice.problem.evaluations,
             lattice_size=lattice.size,
             satisfying_nodes=int(result.satisfying.sum()) if result.exact else None,

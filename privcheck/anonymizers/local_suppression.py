@@ -205,6 +205,7 @@ class LocalSuppression(Anonymizer):
                 utility=utility,
             )
             attach_risk(report, policy, ground_classes(encoded, policy, data, table))
+            report.loss_by_attribute = blanked_loss_by_attribute(table, prob, units)
             report.elapsed_seconds = round(time.perf_counter() - started, 4)
             return frame, report
 
@@ -1021,16 +1022,11 @@ def release_metrics(
     if n == 0:
         return {"prec": 1.0, "loss": 0.0, "n_classes": 0.0, "aecs": 0.0, "discernibility": 0.0}
     bits = ((u.pat[:, None] >> np.arange(m, dtype=np.int64)) & 1).astype(bool)
-    loss_cells = np.zeros(len(u.sizes))
     prec_cells = np.zeros(len(u.sizes))
     for j, (col, level) in enumerate(zip(table.encoded.quasi_identifiers, table.node, strict=True)):
-        levels = col.levels
-        card, domain = levels.cardinality(level), len(levels.ground)
-        leaves = np.bincount(levels.maps[level], minlength=card)
-        share = (leaves - 1) / (domain - 1) if domain > 1 else np.zeros(card)
-        code = np.minimum(u.keys[:, j], card - 1)  # a '*' that is no label: masked below
-        loss_cells += np.where(bits[:, j], 1.0, share[code])
-        prec_cells += np.where(bits[:, j], 1.0, level / levels.height if levels.height else 0.0)
+        height = col.levels.height
+        prec_cells += np.where(bits[:, j], 1.0, level / height if height else 0.0)
+    per_attribute = blanked_loss_by_attribute(table, prob, u)
     sizes = u.sizes.astype(np.float64)
     width = max(m, 1)
     gsize, effective, n_sup = released_classes(prob, u, wildcard=wildcard)
@@ -1038,11 +1034,28 @@ def release_metrics(
     n_classes = len(gsize)
     return {
         "prec": 1.0 - float(sizes @ prec_cells) / (n * width) if m else 1.0,
-        "loss": float(sizes @ loss_cells) / (n * width) if m else 0.0,
+        "loss": sum(per_attribute.values()) / m if m else 0.0,
         "n_classes": float(n_classes),
         "aecs": (float(effective.sum()) + n_sup) / (n_classes + (n_sup > 0)),
         "discernibility": float(gsize @ effective) + n_sup * n,
     }
+
+
+def blanked_loss_by_attribute(table: ClassTable, prob: Problem, u: Units) -> dict[str, float]:
+    """The loss of each quasi-identifier's cells in the release (their mean is ``loss``): a
+    value covering m of the D ground values of its hierarchy costs (m − 1)/(D − 1), a ``*`` 1."""
+    m, n = prob.m, table.n_records
+    bits = ((u.pat[:, None] >> np.arange(m, dtype=np.int64)) & 1).astype(bool)
+    sizes = u.sizes.astype(np.float64)
+    out = {}
+    for j, (col, level) in enumerate(zip(table.encoded.quasi_identifiers, table.node, strict=True)):
+        levels = col.levels
+        card, domain = levels.cardinality(level), len(levels.ground)
+        leaves = np.bincount(levels.maps[level], minlength=card)
+        share = (leaves - 1) / (domain - 1) if domain > 1 else np.zeros(card)
+        code = np.minimum(u.keys[:, j], card - 1)  # a '*' that is no label: masked below
+        out[col.name] = float(sizes @ np.where(bits[:, j], 1.0, share[code])) / n if n else 0.0
+    return out
 
 
 def released_classes(

@@ -497,16 +497,24 @@ def partition_loss(dims: list[Dimension], part: np.ndarray, n_parts: int, sizes)
     quasi-identifier's hierarchy costs ``(m − 1)/(D − 1)``, averaged over every cell. One value
     per partition and dimension, weighted by the partition's records (no record is suppressed).
     """
+    per = partition_loss_by_attribute(dims, part, n_parts, sizes)
+    return sum(per.values()) / len(per) if per else 0.0
+
+
+def partition_loss_by_attribute(
+    dims: list[Dimension], part: np.ndarray, n_parts: int, sizes
+) -> dict[str, float]:
+    """``partition_loss`` of each quasi-identifier's cells (their mean is the loss)."""
     psize = np.bincount(part, weights=sizes, minlength=n_parts)
     total = float(psize.sum())
-    if not dims or total == 0:
-        return 0.0
-    cost = 0.0
+    out = {}
     for d in dims:
         domain = len(d.ground)
-        if domain > 1:
-            cost += float((covered(d, part, n_parts) - 1) @ psize) / (domain - 1)
-    return cost / (total * len(dims))
+        cost = 0.0
+        if domain > 1 and total > 0:
+            cost = float((covered(d, part, n_parts) - 1) @ psize) / ((domain - 1) * total)
+        out[d.name] = cost
+    return out
 
 
 class Mondrian(Anonymizer):
@@ -603,6 +611,7 @@ class Mondrian(Anonymizer):
             "aecs": n / n_classes,
             "loss": partition_loss(pdims, part, n_parts, pieces.weight),
         }
+        per_attribute = partition_loss_by_attribute(pdims, part, n_parts, pieces.weight)
 
         def release() -> tuple[pd.DataFrame, AnonymizationReport]:
             """The partitions' labels for every record, re-checked, and the report."""
@@ -644,6 +653,7 @@ class Mondrian(Anonymizer):
                 utility=utility,
             )
             attach_risk(report, policy, ground_classes(encoded, policy, data, table))
+            report.loss_by_attribute = per_attribute
             report.elapsed_seconds = round(time.perf_counter() - started, 4)
             return frame, report
 
