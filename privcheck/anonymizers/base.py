@@ -163,6 +163,39 @@ class Anonymizer:
                 )
 
 
+class PlannedAnonymizer(Anonymizer):
+    """An anonymizer that decides on the class table first (``plan``) and writes second: its
+    ``anonymize`` is ``plan(...).release()``, and ``--algorithm auto`` can weigh its plan
+    against others' before anything is materialised."""
+
+    def anonymize(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        seed: int | None = None,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        return self.plan(
+            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
+        ).release()
+
+    def plan(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        encoded: EncodedTable | None = None,
+        seed: int | None = None,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
+        raise NotImplementedError
+
+
 @dataclass(eq=False)
 class Choice:
     """A search's outcome: the chosen node, its class table and which classes are kept."""
@@ -179,7 +212,7 @@ class Choice:
     search_seconds: float
 
 
-class GeneralizationAnonymizer(Anonymizer):
+class GeneralizationAnonymizer(PlannedAnonymizer):
     """A full-domain generalization search with suppression (ARX semantics)."""
 
     #: whether the search is guaranteed to return the optimum by the policy's metric
@@ -233,20 +266,6 @@ class GeneralizationAnonymizer(Anonymizer):
         return Choice(
             problem, result, node, table, outcome, kept_classes, limit, prev, metric, search_seconds
         )
-
-    def anonymize(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        return self.plan(
-            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
-        ).release()
 
     def plan(
         self,

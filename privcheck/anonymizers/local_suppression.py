@@ -74,7 +74,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.base import Anonymizer, Plan, check_possible
+from privcheck.anonymizers.base import Plan, PlannedAnonymizer, check_possible
 from privcheck.anonymizers.release import materialise, recheck, removed_columns
 from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import SUPPRESSED, suppression_limit_records
@@ -87,7 +87,7 @@ from privcheck.report import AnonymizationReport
 from privcheck.wildcard import star_codes
 
 
-class LocalSuppression(Anonymizer):
+class LocalSuppression(PlannedAnonymizer):
     name = "local-suppression"
     summary = "blank the fewest quasi-identifier cells ('*') so k-anonymity holds"
     #: the models blanking cells can enforce
@@ -96,20 +96,6 @@ class LocalSuppression(Anonymizer):
     @classmethod
     def defaults(cls) -> dict[str, Any]:
         return {"importance": None, "node": None, "generalize_first": False, "polish": 0}
-
-    def anonymize(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Any = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        return self.plan(
-            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
-        ).release()
 
     def plan(
         self,

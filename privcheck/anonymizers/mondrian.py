@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.base import Anonymizer, Plan, check_possible
+from privcheck.anonymizers.base import Plan, PlannedAnonymizer, check_possible
 from privcheck.anonymizers.problem import Progress
 from privcheck.anonymizers.release import release_policy, removed_columns, starred_kept_records
 from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
@@ -517,7 +517,7 @@ def partition_loss_by_attribute(
     return out
 
 
-class Mondrian(Anonymizer):
+class Mondrian(PlannedAnonymizer):
     name = "mondrian"
     summary = "multidimensional local recoding (LeFevre et al. 2006): ranges and hierarchy nodes"
 
@@ -527,20 +527,6 @@ class Mondrian(Anonymizer):
         numeric cut may go to either side (halves of equal size; released ranges may share
         their end value)."""
         return {"relaxed": False}
-
-    def anonymize(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        return self.plan(
-            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
-        ).release()
 
     def plan(
         self,
