@@ -16,6 +16,7 @@ per secret, and the top-level figures are those of the riskiest one.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,7 @@ def _secret_codes(frames: list[pd.DataFrame], secret: str, regression: bool) -> 
     text = pd.concat([f[secret].astype(object) for f in frames], ignore_index=True)
     codes, _ = pd.factorize(text.where(text.notna(), None), use_na_sentinel=False)
     bounds = np.cumsum([0, *(len(f) for f in frames)])
-    return [codes[a:b].astype(np.float64) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    return [codes[a:b].astype(np.float64) for a, b in itertools.pairwise(bounds)]
 
 
 def _correct(guess: np.ndarray, truth: np.ndarray, regression: bool, tol: float) -> np.ndarray:

@@ -13,6 +13,7 @@ risk profile is drawn from, the per-attribute contribution and the attack's own 
 from __future__ import annotations
 
 import inspect
+import itertools
 from typing import Any, ClassVar
 
 import numpy as np
@@ -446,8 +447,16 @@ def _rate_sections(name: str, rows: dict[str, dict[str, Any]]) -> list[Any]:
                 ylabel="success rate",
             ),
             table=SectionTable(
-                columns=["attack", "risk", "risk low", "risk high", "members", "controls",
-                         "random guess", "attacks"],
+                columns=[
+                    "attack",
+                    "risk",
+                    "risk low",
+                    "risk high",
+                    "members",
+                    "controls",
+                    "random guess",
+                    "attacks",
+                ],
                 rows=[
                     [
                         a,
@@ -606,9 +615,7 @@ class Inference(_Synthetic):
         else:
             secrets = [str(s) for s in (secret if isinstance(secret, list) else [secret])]
         known = [a for a in inputs.attributes if a not in secrets] or None
-        res = cls.function()(
-            members, inputs.masked, control, secrets, attributes=known, **params
-        )
+        res = cls.function()(members, inputs.masked, control, secrets, attributes=known, **params)
         return cls.outcome(res, _rate_sections(cls.name, res["attributes"]), "risk")
 
 
@@ -636,9 +643,7 @@ class MembershipInference(_Synthetic):
         params.setdefault("random_state", inputs.seed)
         share = params.pop("control_share", None)
         if params.get("model") is None:
-            members, control = cls.members_and_control(
-                inputs, {"control_share": share}
-            )
+            members, control = cls.members_and_control(inputs, {"control_share": share})
             res = cls.function()(
                 members, inputs.masked, control=control, attributes=inputs.attributes, **params
             )
@@ -675,7 +680,7 @@ def _distance_section(hist: dict[str, Any]) -> Any:
     from privcheck.report import Section, SectionPlot
 
     edges = hist["edges"]
-    labels = [f"{a:.3g}–{b:.3g}" for a, b in zip(edges[:-1], edges[1:], strict=True)]
+    labels = [f"{a:.3g}–{b:.3g}" for a, b in itertools.pairwise(edges)]
     return Section(
         id="membership-distances",
         title="Distance to the closest synthetic record: members and controls",

@@ -106,14 +106,6 @@ class _Data:
     y_out: np.ndarray
 
 
-def _rows_not_in(original: pd.DataFrame, release: pd.DataFrame) -> np.ndarray:
-    """Positions of the original rows that do not occur in the release (an anti-join)."""
-    cols = list(release.columns)
-    key_o = pd.util.hash_pandas_object(original[cols].astype(str), index=False).to_numpy()
-    key_r = pd.util.hash_pandas_object(release[cols].astype(str), index=False).to_numpy()
-    return np.flatnonzero(~np.isin(key_o, key_r))
-
-
 def _encode(frames: list[pd.DataFrame], features: list[str]) -> list[np.ndarray]:
     """One-hot encode the features of several frames together, so their columns agree."""
     both = pd.concat([f[features] for f in frames], ignore_index=True)
@@ -210,7 +202,7 @@ def cross_fitted(
     advantage = float(np.mean(adv))
     # the wider of the Student-t interval over the folds (few folds: its width varies a lot)
     # and the binomial one of the pooled rates (1.96 standard errors of the folds' mean)
-    t_low, t_high = _interval(adv)
+    t_low, _t_high = _interval(adv)
     half = max(advantage - t_low, 1.959963984540054 * float(np.sqrt(np.sum(var))) / n_folds)
     return {
         "advantage": advantage,
@@ -256,7 +248,9 @@ def _synthetic_attack(
 ) -> dict[str, Any]:
     from privcheck.risk.synthetic import MixedEncoding, nearest
 
-    enc = MixedEncoding.of([synthetic[attributes], members[attributes], control[attributes]], attributes)
+    enc = MixedEncoding.of(
+        [synthetic[attributes], members[attributes], control[attributes]], attributes
+    )
     cand = enc.take(0, np.arange(len(synthetic)))
     dcr_m = nearest(enc, enc.take(1, np.arange(len(members))), cand)[1][:, 0]
     dcr_c = nearest(enc, enc.take(2, np.arange(len(control))), cand)[1][:, 0]
@@ -380,7 +374,15 @@ def membership_inference(
         what="a model",
     )
     return _shadow_attack(
-        members, control, target, model, features, n_shadow, n_repeats, max_eval or 1000, rng,
+        members,
+        control,
+        target,
+        model,
+        features,
+        n_shadow,
+        n_repeats,
+        max_eval or 1000,
+        rng,
         random_state,
     )
 

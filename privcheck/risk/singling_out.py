@@ -225,7 +225,9 @@ def singling_out(
         raise PolicyError("n_attacks and max_attempts must be at least 1")
     cols = known_columns(list(attributes or original.columns), original)
     if mode == "multivariate" and not 1 <= n_cols <= len(cols):
-        raise PolicyError(f"n_cols must lie between 1 and {len(cols)} (the attributes); got {n_cols}")
+        raise PolicyError(
+            f"n_cols must lie between 1 and {len(cols)} (the attributes); got {n_cols}"
+        )
     rng = np.random.default_rng(random_state)
     frames = [f[cols].drop_duplicates(ignore_index=True) for f in (synthetic, original, control)]
     enc = MixedEncoding.of(frames, cols)

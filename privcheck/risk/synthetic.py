@@ -27,6 +27,7 @@ Quantifying Privacy Risk in Synthetic Data", PETS 2023 — Anonymeter).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from math import sqrt
 from typing import Any
@@ -58,7 +59,7 @@ def split_control(
     if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share < 1:
         raise PolicyError(f"control_share must be a share strictly between 0 and 1; got {share!r}")
     n = len(table)
-    n_control = int(round(share * n))
+    n_control = round(share * n)
     if n_control < 1 or n_control >= n:
         raise DataError(
             f"control_share={share} of {n} rows leaves no control set or no members; give a "
@@ -76,9 +77,7 @@ def split_control(
 def _row_keys(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
     """One 64-bit hash per row over ``columns``, values compared as text (a CSV's ``39`` and a
     Parquet's 39 are one value)."""
-    return pd.util.hash_pandas_object(
-        frame[columns].astype(str).fillna(""), index=False
-    ).to_numpy()
+    return pd.util.hash_pandas_object(frame[columns].astype(str).fillna(""), index=False).to_numpy()
 
 
 def overlap_limit(members: pd.DataFrame, control: pd.DataFrame, columns: list[str]) -> dict:
@@ -138,7 +137,9 @@ def control_set(
     missing = [c for c in members.columns if c not in control.columns]
     extra = [c for c in control.columns if c not in members.columns]
     if missing or extra:
-        parts = ([f"lacks {missing}"] if missing else []) + ([f"has extra {extra}"] if extra else [])
+        parts = ([f"lacks {missing}"] if missing else []) + (
+            [f"has extra {extra}"] if extra else []
+        )
         raise DataError(
             f"the control set's columns differ from the original's: it {' and '.join(parts)}; "
             "both must hold the same columns"
@@ -160,7 +161,9 @@ def same_columns(original: pd.DataFrame, release: pd.DataFrame, what: str) -> No
     missing = [c for c in original.columns if c not in release.columns]
     extra = [c for c in release.columns if c not in original.columns]
     if missing or extra:
-        parts = ([f"lacks {missing}"] if missing else []) + ([f"has extra {extra}"] if extra else [])
+        parts = ([f"lacks {missing}"] if missing else []) + (
+            [f"has extra {extra}"] if extra else []
+        )
         raise DataError(
             f"the {what}'s columns differ from the original's: it {' and '.join(parts)}; both "
             "must hold the same columns"
@@ -252,8 +255,8 @@ class MixedEncoding:
             columns=list(columns),
             numeric_columns=num_cols,
             categorical_columns=cat_cols,
-            numeric=[num_m[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)],
-            codes=[cat_m[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)],
+            numeric=[num_m[a:b] for a, b in itertools.pairwise(bounds)],
+            codes=[cat_m[a:b] for a, b in itertools.pairwise(bounds)],
             weights=weights,
             labels=labels,
         )
