@@ -165,14 +165,18 @@ def rank_auc(member: np.ndarray, control: np.ndarray) -> float:
 
 
 def best_threshold(member: np.ndarray, control: np.ndarray) -> float:
-    """The threshold t maximising TPR − FPR of the rule "member when score ≥ t" (+inf: nobody)."""
+    """A threshold t maximising TPR − FPR of the rule "member when score ≥ t" (+inf: nobody),
+    placed halfway between the lowest score it calls a member and the next lower one."""
     cand = np.unique(np.concatenate([member, control]))
     sm, sc = np.sort(member), np.sort(control)
     tpr = 1.0 - np.searchsorted(sm, cand, side="left") / max(len(sm), 1)
     fpr = 1.0 - np.searchsorted(sc, cand, side="left") / max(len(sc), 1)
     gain = tpr - fpr
     best = int(np.argmax(gain)) if len(gain) else 0
-    return float(cand[best]) if len(gain) and gain[best] > 0 else float("inf")
+    if not len(gain) or gain[best] <= 0:
+        return float("inf")
+    # halfway down to the next lower score: a new record between the two counts as a member
+    return float(cand[best] if best == 0 else (cand[best] + cand[best - 1]) / 2)
 
 
 def cross_fitted(
