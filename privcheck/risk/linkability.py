@@ -103,7 +103,13 @@ def linkability(
 
     hit_a = successes(1, n_a)
     hit_c = successes(2, n_c)
-    rand = [np.argsort(rng.random((n_a, len(synthetic))), axis=1)[:, :k] for _ in range(2)]
+    if k == 1:  # the random bridge: k distinct synthetic records per half
+        rand = [rng.integers(0, len(synthetic), size=(n_a, 1)) for _ in range(2)]
+    else:
+        rand = [
+            np.argpartition(rng.random((n_a, len(synthetic))), k - 1, axis=1)[:, :k]
+            for _ in range(2)
+        ]
     baseline = _linked(rand[0], rand[1])
     out = risk_figures(
         int(hit_a.sum()), n_a, int(hit_c.sum()), n_c, int(baseline.sum()), n_a, confidence
