@@ -17,8 +17,9 @@ Attribute disclosure: ``rank_interval_disclosure``, ``sd_interval_disclosure``,
 Releases that are not masked records: ``membership_inference`` (a synthetic table: distance to
 the closest synthetic record and model confidence; a released model: shadow models and the
 loss-threshold baseline — members against a control set), and the three risks of the Article 29
-Working Party measured as Anonymeter does, ``singling_out``, ``linkability`` and ``inference``
-(``split_control`` holds a control set out before generating);
+Working Party measured as Anonymeter does, in the modules ``singling_out``, ``linkability`` and
+``inference`` (each a function of the module's name; ``split_control`` holds a control set out
+before generating);
 ``load_model_file`` reads a released model with skops, a pickle only when trusted (loading one
 runs its code).
 
@@ -44,9 +45,6 @@ _LAZY = {
     "sdcmicro_drisk": "privcheck.risk.attribute_disclosure",
     "ddmbar": "privcheck.risk.absent_attribute",
     "membership_inference": "privcheck.risk.membership",
-    "singling_out": "privcheck.risk.singling_out",
-    "linkability": "privcheck.risk.linkability",
-    "inference": "privcheck.risk.inference",
     "split_control": "privcheck.risk.synthetic",
     "load_model_file": "privcheck.risk.model_file",
     "release_intersection": "privcheck.risk.intersection",
@@ -140,9 +138,7 @@ __all__ = [
     "ddmbar",
     "estimate_m_u",
     "fellegi_sunter_thresholds",
-    "inference",
     "learned_distance",
-    "linkability",
     "load_model_file",
     "membership_inference",
     "microaggregation_group_bounds",
@@ -162,7 +158,6 @@ __all__ = [
     "release_intersection",
     "sd_interval_disclosure",
     "sdcmicro_drisk",
-    "singling_out",
     "split_control",
     "uniqueness_risk",
     "univariate_rates",
