@@ -482,15 +482,16 @@ def render_risk_text(report: RiskReport) -> str:
         f"  intruder: {report.intruder_records} of {report.n_masked_records:,} records on "
         f"{len(report.attributes)} attributes ({', '.join(report.attributes)})",
         f"  randomness: {randomness(report.seed_given)}",
-        "",
-        f"  re-identification rate  {_rate(report.reidentification_rate)}",
-        f"  certain rate            {_rate(report.certain_rate)}",
     ]
-    s = report.record_risk_summary
-    lines.append(
-        f"  record risk             mean {_fmt(s.mean)}, median {_fmt(s.median)}, "
-        f"p90 {_fmt(s.p90)}, max {_fmt(s.maximum)}; {s.share_certain:.1%} at risk 1"
-    )
+    if report.reidentification_rate is not None or report.certain_rate is not None:  # linkage
+        s = report.record_risk_summary
+        lines += [
+            "",
+            f"  re-identification rate  {_rate(report.reidentification_rate)}",
+            f"  certain rate            {_rate(report.certain_rate)}",
+            f"  record risk             mean {_fmt(s.mean)}, median {_fmt(s.median)}, "
+            f"p90 {_fmt(s.p90)}, max {_fmt(s.maximum)}; {s.share_certain:.1%} at risk 1",
+        ]
     scalars = _scalars(report.figures)
     for k, v in report.figures.items():  # an interval, and a baseline's own figures, too
         if _interval_value(v):
