@@ -877,13 +877,13 @@ def init(
         )
     if suppression is not None and not 0.0 <= suppression <= 1.0:
         raise PolicyError(f"--suppression must lie between 0 and 1; got {suppression}")
+    inputs = [data, tags]
+    guard_outputs({"--output": output}, inputs)  # before the work: aliasing, folder, kind
     if not force and os.path.lexists(output):
         raise DataError(
             f"{output} exists: privcheck init never overwrites a file; pass --force to replace "
             "it, or choose another name"
         )
-    inputs = [data, tags]
-    guard_outputs({"--output": output}, inputs)  # before the work: aliasing, folder, kind
     from privcheck.profiling.draft import draft_policy, write_draft
     from privcheck.profiling.render import profile_text, summary_text
 

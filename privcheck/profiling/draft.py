@@ -308,9 +308,13 @@ def models(profile: Profile) -> list[dict[str, Any]]:
         for c in profile.columns:
             if c.role == "sensitive" and c.distinct >= profile.l:
                 out.append(
-                    {"model": "l-diversity", "variant": "distinct", "l": profile.l,
-                     "attribute": c.name}
-                )  # fmt: skip
+                    {
+                        "model": "l-diversity",
+                        "variant": "distinct",
+                        "l": profile.l,
+                        "attribute": c.name,
+                    }
+                )
     return out
 
 
@@ -423,8 +427,11 @@ def _header(profile: Profile) -> list[str]:
 
 
 def _missing_comment(profile: Profile) -> str:
-    cols = [c.name for c in profile.columns
-            if c.n_missing and c.role in ("quasi_identifier", "sensitive")]  # fmt: skip
+    cols = [
+        c.name
+        for c in profile.columns
+        if c.n_missing and c.role in ("quasi_identifier", "sensitive")
+    ]
     shown = ", ".join(cols[:6]) + (" …" if len(cols) > 6 else "")
     verb = "has" if len(cols) == 1 else "have"
     return f"{shown} {verb} missing values: a class of their own (<missing>)"

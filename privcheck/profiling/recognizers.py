@@ -93,7 +93,7 @@ def phone(values: pa.Array) -> np.ndarray:
         zero_copy_only=False
     )
     plus = _match(digits, r"^(?:\+|00)[1-9]\d{6,14}$")
-    national = _match(digits, r"^0[1-9]\d{8,10}$")
+    national = _match(digits, r"^0[1-9]\d{7,10}$")
     grouped = _match(values, _PHONE_GROUPS) & ~_match(values, _DATE_SHAPE) & (n_digits >= 9)
     return (plus | national | grouped) & (n_digits >= 7) & (n_digits <= 15)
 
@@ -119,12 +119,13 @@ def us_ssn(values: pa.Array) -> np.ndarray:
     return _match(values, r"^\d{3}-\d{2}-\d{4}$")
 
 
-_NINO = r"^[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]\d{6}[A-Z]?$"
+_NINO = r"^[A-Z]{2}\d{6}[A-Z]?$"
 
 
 def uk_nino(values: pa.Array) -> np.ndarray:
-    """A UK National Insurance number (``QQ 12 34 56 C``; the administrative prefixes and the
-    test prefix ZZ included: any of them points at one person)."""
+    """A UK National Insurance number (``QQ 12 34 56 C``): two letters, six digits and an
+    optional letter — the prefixes never issued included (QQ and ZZ are what examples and
+    test data use, and a column of them points at people all the same)."""
     compact = pc.utf8_upper(_strip(values, r"\s"))
     return _match(compact, _NINO)
 

@@ -102,8 +102,12 @@ def vocabulary_evidence(col: ColumnData) -> tuple[str, str, str, float] | None:
     tokens = [vocabulary.value_tokens(v) for v in values]
     joined = [" ".join(t) for t in tokens]
     # sex: few values, nearly all of them sexes, at least one an unambiguous one
-    sex = np.array([j in vocabulary.SEX_VALUES or v in vocabulary.SEX_VALUES
-                    for j, v in zip(joined, values, strict=True)])  # fmt: skip
+    sex = np.array(
+        [
+            j in vocabulary.SEX_VALUES or v in vocabulary.SEX_VALUES
+            for j, v in zip(joined, values, strict=True)
+        ]
+    )
     if (
         col.distinct <= 5
         and counts[sex].sum() >= 0.95 * total
@@ -177,9 +181,11 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
         pattern = best.name
     if col.n_present == 0:
         return Decision(
-            "insensitive", "review: every value is missing; nothing to protect, or the wrong "
-            "extract", True, pattern=pattern,
-        )  # fmt: skip
+            "insensitive",
+            "review: every value is missing; nothing to protect, or the wrong extract",
+            True,
+            pattern=pattern,
+        )
 
     # 1. values that are direct identifiers
     if best is not None and best.role == "identifier":
@@ -189,8 +195,11 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
             pattern=best.name,
         )
     if found.identifier_share >= recognizers.KIND_SHARE:
-        kinds = [r.label for r in recognizers.RECOGNIZERS
-                 if r.role == "identifier" and found.shares.get(r.name)]  # fmt: skip
+        kinds = [
+            r.label
+            for r in recognizers.RECOGNIZERS
+            if r.role == "identifier" and found.shares.get(r.name)
+        ]
         top = max(found.shares, key=found.shares.get)
         return Decision(
             "identifier",
@@ -243,14 +252,16 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
     key = vocabulary.id_name(col.name)
     if key == "person":
         return Decision(
-            "identifier", f"name reads as a key of a person or record ({col.name!r})"
-            + _uniqueness_note(col), pattern=pattern,
-        )  # fmt: skip
+            "identifier",
+            f"name reads as a key of a person or record ({col.name!r})" + _uniqueness_note(col),
+            pattern=pattern,
+        )
     if col.distinct == 1:
         return Decision(
-            "insensitive", "one value in every row: it tells nothing about anyone",
+            "insensitive",
+            "one value in every row: it tells nothing about anyone",
             pattern=pattern,
-        )  # fmt: skip
+        )
 
     # 6. near-unique columns
     unique = col.unique_present_share
@@ -381,12 +392,15 @@ def _date_decision(col, info: TypeInfo, named, pattern) -> Decision:
             pattern,
         )
     reason = (
-        f"{what} ({named.keyword!r}); dates {fmt}" if birth
-        else f"dates ({fmt}): an intruder can know when things happened" if named is None
+        f"{what} ({named.keyword!r}); dates {fmt}"
+        if birth
+        else f"dates ({fmt}): an intruder can know when things happened"
+        if named is None
         else f"dates ({fmt}); name reads as {named.concept.label}"
-    )  # fmt: skip
-    return Decision("quasi_identifier", reason + note, bool(note), "birth" if birth else "date",
-                    pattern)  # fmt: skip
+    )
+    return Decision(
+        "quasi_identifier", reason + note, bool(note), "birth" if birth else "date", pattern
+    )
 
 
 def _named_decision(col, info: TypeInfo, named, evidence, pattern) -> Decision:
@@ -396,8 +410,14 @@ def _named_decision(col, info: TypeInfo, named, evidence, pattern) -> Decision:
         return Decision("sensitive", reason, concept=concept.name, pattern=pattern)
     # a quasi-identifier by name: do the values agree?
     unique = col.unique_present_share
-    categorical = concept.name in ("sex", "ethnicity", "marital", "education", "occupation",
-                                   "nationality")  # fmt: skip
+    categorical = concept.name in (
+        "sex",
+        "ethnicity",
+        "marital",
+        "education",
+        "occupation",
+        "nationality",
+    )
     if (
         info.type == "text"
         and col.n_present >= MIN_ROWS_FOR_UNIQUENESS
@@ -448,14 +468,17 @@ def _near_unique(col, info: TypeInfo, unique: float, pattern) -> Decision | None
     share = pct(unique)
     if info.type in ("text",):
         what = (
-            "free text" if info.free_text
-            else "codes" if info.code or info.code_share >= 0.8
+            "free text"
+            if info.free_text
+            else "codes"
+            if info.code or info.code_share >= 0.8
             else "text"
-        )  # fmt: skip
+        )
         return Decision(
-            "identifier", f"{what} distinct in nearly every row ({share} of values unique)",
+            "identifier",
+            f"{what} distinct in nearly every row ({share} of values unique)",
             pattern=pattern,
-        )  # fmt: skip
+        )
     if info.type == "integer":
         if _is_sequence(col, info):
             return Decision(

@@ -123,9 +123,9 @@ def infer(col: ColumnData) -> TypeInfo:
 def _infer_strings(col: ColumnData) -> TypeInfo:
     sample, weights = col.sample_values, col.sample_weights
     info = TypeInfo("text")
-    if col.distinct <= 2:
+    if col.distinct <= 8:  # (yes, Yes, YES, no …)
         folded = {str(v).strip().casefold() for v in col.strings().to_pylist()}
-        if any(folded <= pair for pair in BOOLEAN_PAIRS):
+        if len(folded) <= 2 and any(folded <= pair for pair in BOOLEAN_PAIRS):
             info.type = "boolean"
             return info
     is_int = _all(sample, INTEGER)

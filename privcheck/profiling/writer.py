@@ -18,7 +18,7 @@ from typing import Any
 
 #: strings written without quotes in flow YAML (a word YAML 1.1 reads as a boolean or null is
 #: quoted: ``no``, ``on``, ``null``)
-_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/]*$")
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-/]*")
 _YAML_WORDS = frozenset(
     {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "~", "Y", "N", "Yes", "No"}
     | {"On", "Off", "NULL", "Null", "TRUE", "True", "FALSE", "False", "YES", "NO", "ON", "OFF"}
@@ -52,7 +52,8 @@ def scalar(value: Any) -> str:
     if value is None:
         return "null"
     text = str(value)
-    if _PLAIN.match(text) and text not in _YAML_WORDS and text.casefold() not in _YAML_WORDS:
+    plain = _PLAIN.fullmatch(text) is not None  # (fullmatch: '$' would let "x\n" through)
+    if plain and text not in _YAML_WORDS and text.casefold() not in _YAML_WORDS:
         return text
     quoted = json.dumps(text, ensure_ascii=False)  # JSON strings are YAML double-quoted scalars
     return _UNSAFE.sub(lambda m: _escape(m.group()), quoted)
