@@ -230,7 +230,7 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
                 pattern,
             )
         reason = f"name reads as {named.concept.label} ({named.keyword!r})"
-        if col.n_present >= 50 and col.distinct <= 20 and col.distinct_share < 0.05:
+        if _few_values(col):
             return Decision(
                 "identifier",
                 f"review: {reason}, but it has only {col.distinct} distinct values in "
@@ -251,11 +251,16 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
     # 5. a key's name
     key = vocabulary.id_name(col.name)
     if key == "person":
-        return Decision(
-            "identifier",
-            f"name reads as a key of a person or record ({col.name!r})" + _uniqueness_note(col),
-            pattern=pattern,
-        )
+        reason = f"name reads as a key of a person or record ({col.name!r})"
+        if _few_values(col):
+            return Decision(
+                "identifier",
+                f"review: {reason}, but it has only {col.distinct} distinct values in "
+                f"{col.n_present:,} rows: a category?",
+                True,
+                pattern=pattern,
+            )
+        return Decision("identifier", reason + _uniqueness_note(col), pattern=pattern)
     if col.distinct == 1:
         return Decision(
             "insensitive",
@@ -338,6 +343,11 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
 
     # 8. undecided
     return Decision("insensitive", "review: " + _seen(col, info), True, pattern=pattern)
+
+
+def _few_values(col: ColumnData) -> bool:
+    """A handful of values over many rows: not what a name or a key looks like."""
+    return col.n_present >= 50 and col.distinct <= 20 and col.distinct_share < 0.05
 
 
 def _uniqueness_note(col: ColumnData) -> str:

@@ -75,15 +75,15 @@ CONCEPTS: tuple[Concept, ...] = (
         "credit_card creditcard ccn kontonummer rib cuenta conto_corrente rekeningnummer "
         "sort_code routing_number"
     )),
-    Concept("address", "identifier", "a postal address", _words(
-        "address addr street street_address address_line addressline house_number housenumber "
-        "hausnummer strasse adresse rue calle direccion indirizzo adres straat huisnummer "
-        "domicile home_address apartment po_box anschrift"
-    )),
     Concept("online", "identifier", "an online identifier", _words(
         "ip ip_address ipaddress ipv4 ipv6 mac_address macaddress url website homepage username "
         "user_name login handle screen_name twitter facebook linkedin instagram device_id "
         "deviceid imei uuid guid cookie session_id sessionid"
+    )),
+    Concept("address", "identifier", "a postal address", _words(
+        "address addr street street_address address_line addressline house_number housenumber "
+        "hausnummer strasse adresse rue calle direccion indirizzo adres straat huisnummer "
+        "domicile home_address apartment po_box anschrift"
     )),
     Concept("vehicle", "identifier", "a vehicle identifier", _words(
         "license_plate licence_plate number_plate plate kennzeichen immatriculation matricula "
