@@ -834,7 +834,12 @@ def init(
             "PII:Quasi-Identifier, PII:Sensitive, PII:Insensitive); they set the roles",
         ),
     ] = None,
-    k: Annotated[int, typer.Option("--k", min=1, help="k of the k-anonymity model")] = 5,
+    k: Annotated[
+        int | None,
+        typer.Option(
+            "--k", min=1, help="k of the k-anonymity model (default 5; a smaller table: its size)"
+        ),
+    ] = None,
     l: Annotated[  # noqa: E741
         int,
         typer.Option(

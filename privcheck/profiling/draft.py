@@ -99,6 +99,8 @@ class Profile:
     #: what ``privcheck check`` says of the table under the draft
     check: dict[str, Any] | None = None
     seconds: float = 0.0
+    #: what the draft changed from what was asked (a k lowered to the records there are)
+    notes: list[str] = field(default_factory=list)
     #: the policy file and hierarchy files written (``write_draft``)
     policy_path: str | None = None
     hierarchy_files: list[str] = field(default_factory=list)
@@ -124,6 +126,7 @@ class Profile:
             "quasi_identifiers": self.quasi_identifiers,
             "unique_records": self.unique_records,
             "check": self.check,
+            "notes": self.notes,
             "seconds": round(self.seconds, 4),
             "columns": [c.to_dict() for c in self.columns],
         }
@@ -140,6 +143,10 @@ class Draft(NamedTuple):
 
 
 # --------------------------------------------------------------------------- drafting
+
+
+#: k of a draft when none is given (lowered to the number of records of a smaller table)
+DEFAULT_K = 5
 
 
 def _validate_parameters(k: int, l: int, suppression: float | None, n_rows: int) -> None:  # noqa: E741
@@ -223,7 +230,7 @@ def _profile_column(
 def draft_policy(
     frame: Any,
     *,
-    k: int = 5,
+    k: int | None = None,
     l: int = 2,  # noqa: E741
     suppression: float | None = None,
     tags: Any = None,
@@ -234,7 +241,8 @@ def draft_policy(
     """Profile ``frame`` and draft a policy for it: ``(policy, profile)``.
 
     ``frame`` is a pandas DataFrame, an Arrow table or a CSV/TSV/Parquet path (read as
-    ``privcheck check`` reads it). ``k`` (k-anonymity) and ``l`` (distinct l-diversity of every
+    ``privcheck check`` reads it). ``k`` (k-anonymity; default 5, or the number of records of
+    a smaller table) and ``l`` (distinct l-diversity of every
     sensitive attribute with at least l values; ``l=1``: none) are the models; ``suppression``
     the suppression limit (default 0.05). ``tags`` (column → list of catalog tags, or a JSON /
     YAML file of them) sets the roles of the columns it tags: the profile then only supplies
@@ -266,6 +274,14 @@ def draft_policy(
             f"{source or 'the table'} has no records (a header only?): there is nothing to "
             "profile; give the extract with its rows"
         )
+    notes = []
+    if k is None:
+        k = min(DEFAULT_K, n_rows)
+        if k < DEFAULT_K:
+            notes.append(
+                f"k lowered from {DEFAULT_K} to {k}: the table has {n_rows} record(s); a draft "
+                "of so few records protects little"
+            )
     _validate_parameters(k, l, suppression, n_rows)
     if tags is not None and not isinstance(tags, dict):
         tags = read_tags(tags)
@@ -294,6 +310,7 @@ def draft_policy(
         l=l,
         suppression_limit=limit,
         missing="own_class" if missing else None,
+        notes=notes,
     )
     policy = parse_policy(policy_dict(profile))
     if check:
@@ -419,6 +436,7 @@ def _header(profile: Profile) -> list[str]:
     return [
         f"privcheck policy drafted by `privcheck init` from {what}: {profile.rows:,} rows, "
         f"{len(profile.columns)} columns.",
+        *(f"Note: {note}." for note in profile.notes),
         "A draft: read every line before you rely on it"
         + (f", above all the {n_review} marked 'review:'." if n_review else "."),
         f"Value patterns were detected on a sample of up to {profile.sample_size:,} rows per "

@@ -209,8 +209,8 @@ def _separator(rows: list[list[str]]) -> tuple[str, bool]:
     """A field separator no value holds, and whether the rows must stay inline (a value holds a
     line break, or every separator)."""
     text = {v for row in rows for v in row}
-    if any(LINE_BREAKS & set(v) for v in text):
-        return ";", True
+    if any(LINE_BREAKS & set(v) for v in text) or any(r[0].startswith("\ufeff") for r in rows[:1]):
+        return ";", True  # (a byte-order mark opening the file would be read as no character)
     for sep in SEPARATORS:
         if not any(sep in v for v in text):
             return sep, False
@@ -268,7 +268,8 @@ def _choose(col, info: TypeInfo, concept: str | None, k: int, labels: list[str] 
     numeric_concept = concept not in CATEGORICAL or (
         concept == "geography" and info.type == "decimal"
     )
-    if info.numeric and numeric_concept and col.distinct > 12:
+    finite = info.low is not None and info.stray is None
+    if info.numeric and numeric_concept and col.distinct > 12 and finite:
         return Built(intervals(info))
     if labels is None:
         raise PrivcheckError(f"{col.distinct:,} distinct values are too many for a table hierarchy")

@@ -78,6 +78,7 @@ def summary_text(profile: Profile, data: str | None = None) -> str:
     ]
     target = profile.policy_path or "the policy"
     lines = [f"drafted {target}: " + ", ".join(parts)]
+    lines += [f"note: {note}" for note in profile.notes]
     if review:
         shown = ", ".join(review[:8]) + (" …" if len(review) > 8 else "")
         lines.append(f"to review ({len(review)}, lines marked '# review:'): {shown}")

@@ -111,9 +111,13 @@ def infer(col: ColumnData) -> TypeInfo:
         return TypeInfo("date", date=dates.DateGuess(None, 1.0))
     if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
         numbers = pc.cast(col.values, pa.float64()).to_numpy(zero_copy_only=False)
-        whole = pa.types.is_integer(kind) or bool(np.all(np.mod(numbers, 1) == 0))
+        finite = np.isfinite(numbers)  # (a float column may hold ±inf: no statistics of it)
+        whole = pa.types.is_integer(kind) or bool(np.all(np.mod(numbers[finite], 1) == 0))
         info = TypeInfo("integer" if whole else "decimal")
-        _number_stats(info, numbers, col.counts)
+        if finite.any():
+            _number_stats(info, numbers[finite], col.counts[finite])
+        if not finite.all():
+            info.stray, info.stray_share = str(numbers[~finite][0]), float(finite.mean())
         if whole and col.distinct <= 2 and set(numbers.tolist()) <= {0.0, 1.0}:
             info.type = "boolean"
         return info

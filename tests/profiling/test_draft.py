@@ -138,7 +138,9 @@ def test_models_missing_and_parameters():
     assert policy.missing == "own_class" and policy.suppression_limit == 0.1
     assert profile.column("diagnosis").review
     with pytest.raises(PolicyError, match="more than the 30 records"):
-        draft_policy(frame, k=31)
+        draft_policy(frame, k=31)  # asked for: refused
+    small_policy, small = draft_policy(frame.head(3))  # the default k: lowered, and said
+    assert small_policy.models[0].k == 3 and "k lowered from 5 to 3" in small.notes[0]
     with pytest.raises(DataError, match="no records"):
         draft_policy(frame.head(0))
 
