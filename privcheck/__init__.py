@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from privcheck.checker import check
     from privcheck.hookspecs import hookimpl
     from privcheck.policy import Policy, load_policy
+    from privcheck.profiling.draft import draft_policy
     from privcheck.report import Report
 
 #: public names imported on first use (PEP 562): ``import privcheck`` — and so the ``privcheck``
@@ -25,6 +26,7 @@ _LAZY = {
     "anonymize": "privcheck.anonymizers.api",
     "apply": "privcheck.anonymizers.transformation",
     "check": "privcheck.checker",
+    "draft_policy": "privcheck.profiling.draft",
     "hookimpl": "privcheck.hookspecs",
     "Policy": "privcheck.policy",
     "load_policy": "privcheck.policy",
@@ -65,6 +67,7 @@ __all__ = [
     "anonymize",
     "apply",
     "check",
+    "draft_policy",
     "explain",
     "hookimpl",
     "load_policy",

@@ -154,7 +154,7 @@ def csv_header(path: Path, sep: str) -> list[str]:
     return header
 
 
-def read_csv(path: Path, arrow: bool = False) -> pd.DataFrame | Any:
+def read_csv(path: Path, arrow: bool = False, plain: Iterable[str] = ()) -> pd.DataFrame | Any:
     """A CSV/TSV file as string columns, strictly (see the module docstring).
 
     Parsed by Arrow's CSV reader (multi-threaded, and it refuses ragged rows, which pandas'
@@ -162,7 +162,10 @@ def read_csv(path: Path, arrow: bool = False) -> pd.DataFrame | Any:
     LF or CRLF line endings, quoted fields with embedded delimiters and newlines.
 
     ``arrow`` returns the ``pyarrow.Table`` itself, its columns dictionary-encoded by the reader
-    (what a check encodes: no pandas import, no Python string per row).
+    (what a check encodes: no pandas import, no Python string per row) except the ``plain``
+    ones: a column distinct in nearly every row (a key, an e-mail) gains nothing from a
+    dictionary, which costs a hash of every value per block (``privcheck init`` reads such
+    columns plain).
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
@@ -170,11 +173,12 @@ def read_csv(path: Path, arrow: bool = False) -> pd.DataFrame | Any:
     sep = sniff_delimiter(path)
     header = csv_header(path, sep)
     string_type = pa.dictionary(pa.int32(), pa.string()) if arrow else pa.string()
+    plain = set(plain)
     table = pacsv.read_csv(
         path,
         parse_options=pacsv.ParseOptions(delimiter=sep, newlines_in_values=True),
         convert_options=pacsv.ConvertOptions(
-            column_types={name: string_type for name in header},
+            column_types={name: pa.string() if name in plain else string_type for name in header},
             strings_can_be_null=True,
             null_values=[""],
         ),
@@ -193,6 +197,7 @@ def read_parquet(
     columns: Iterable[str] | None = None,
     dictionary: bool = False,
     arrow: bool = False,
+    plain: Iterable[str] = (),
 ) -> pd.DataFrame | Any:
     """A Parquet file (or a folder of parts) as a DataFrame.
 
@@ -223,7 +228,8 @@ def read_parquet(
         if (wanted is None or f.name in wanted)
         and (pa.types.is_string(f.type) or pa.types.is_large_string(f.type))
     ]
-    read_dictionary = strings if dictionary else None
+    keep_plain = set(plain)
+    read_dictionary = [c for c in strings if c not in keep_plain] if dictionary else None
     if path.is_file():  # (read_table goes through pyarrow.dataset, which imports pandas)
         table = pq.ParquetFile(path, read_dictionary=read_dictionary).read(columns=wanted)
     else:
@@ -237,12 +243,14 @@ def read_table(
     columns: Iterable[str] | None = None,
     dictionary: bool = False,
     arrow: bool = False,
+    plain: Iterable[str] = (),
 ) -> pd.DataFrame | Any:
     """A DataFrame from a DataFrame, a CSV/TSV file (delimiter sniffed) or a Parquet file.
 
     ``columns`` and ``dictionary`` are hints for Parquet (see ``read_parquet``): a check reads
     only the policy's columns, string columns as categoricals. ``arrow`` returns a file as a
-    ``pyarrow.Table`` (string columns dictionary-encoded) instead: pandas is not imported.
+    ``pyarrow.Table`` (string columns dictionary-encoded, but those named in ``plain``)
+    instead: pandas is not imported.
     """
     if not isinstance(source, str | Path):
         return source
@@ -268,9 +276,9 @@ def read_table(
         require_regular_file(path, "data file")
     try:
         if suffix in (".parquet", ".pq") or path.is_dir():
-            return read_parquet(path, columns, dictionary or arrow, arrow)
+            return read_parquet(path, columns, dictionary or arrow, arrow, plain)
         if suffix in (".csv", ".tsv", ".txt"):
-            return read_csv(path, arrow)
+            return read_csv(path, arrow, plain)
     except (ValueError, OSError) as exc:  # (pandas' ParserError is a ValueError)
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"cannot read {path}: {first}") from None

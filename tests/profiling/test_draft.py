@@ -1,0 +1,191 @@
+"""``draft_policy`` end to end: roles on made-up extracts (no direct identifier missed), drafts
+that ``check`` and ``anonymize`` accept as they are (made-up tables, Adult, the CASC files),
+the closing figures against an independent count, tags, files written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pandas as pd
+import pytest
+
+import privcheck
+from privcheck.errors import DataError, PolicyError
+from privcheck.io import read_table
+from privcheck.profiling.draft import draft_policy, write_draft
+from tests.conftest import ADULT, DATA
+from tests.profiling.tables import EXPECTED, TABLES
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "schemas" / "policy.schema.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def drafts():
+    out = {}
+    for name, make in TABLES.items():
+        frame = make()
+        out[name] = (frame, *draft_policy(frame))
+    return out
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_every_direct_identifier_is_flagged(drafts, name):
+    _, _, profile = drafts[name]
+    roles = {c.name: c.role for c in profile.columns}
+    missed = [c for c, want in EXPECTED[name].items() if want == "identifier" and roles[c] != want]
+    assert not missed, {c: profile.column(c).reason for c in missed}
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_roles_and_reviews(drafts, name):
+    """Quasi-identifiers and sensitive attributes as expected; what the profile cannot know is
+    marked for review (never decided silently); every reason is said."""
+    _, _, profile = drafts[name]
+    for column, want in EXPECTED[name].items():
+        got = profile.column(column)
+        assert got.reason
+        if want is None:
+            assert got.review, (column, got.reason)
+        else:
+            assert got.role == want, (column, got.reason)
+
+
+def _unique_records(frame: pd.DataFrame, qis: list[str]) -> int:
+    """Records alone on their quasi-identifier values (missing and blank values one value of
+    their own): the independent count, by pandas."""
+    if not qis:
+        return 0
+    keys = frame[qis].astype(object)
+    keys = keys.map(lambda v: "<missing>" if pd.isna(v) or not str(v).strip() else str(v))
+    counts = keys.value_counts()
+    return int((counts == 1).sum())
+
+
+@pytest.mark.parametrize("name", list(TABLES))
+def test_draft_checks_and_anonymizes_as_it_is(drafts, name):
+    frame, policy, profile = drafts[name]
+    report = privcheck.check(frame, policy)
+    assert profile.check["passed"] is report.passed
+    assert profile.unique_records == _unique_records(frame, policy.quasi_identifiers)
+    release, result = privcheck.anonymize(frame, policy, seed=0)
+    assert result.check.passed
+    again = privcheck.check(release, policy, allow_empty=True)
+    assert again.passed and not again.identifiers_present
+
+
+def _real_tables():
+    adult = read_table(ADULT / "adult.csv")
+    casc = {p.stem: read_table(p) for p in sorted((DATA / "casc").glob("*.csv"))}
+    return {"adult": adult, **casc}
+
+
+@pytest.mark.parametrize("name", ["adult", "census", "eia", "tarragona"])
+def test_real_tables(name):
+    frame = _real_tables()[name]
+    policy, profile = draft_policy(frame)
+    report = privcheck.check(frame, policy)
+    assert profile.check["passed"] is report.passed
+    release, _result = privcheck.anonymize(frame, policy, seed=0)
+    assert privcheck.check(release, policy, allow_empty=True).passed
+    if name == "adult":  # the usual setup of the literature (data README): 8 QIs, salary
+        assert policy.quasi_identifiers == [
+            "sex", "age", "race", "marital-status", "education", "native-country", "workclass",
+            "occupation",
+        ]  # fmt: skip
+        assert policy.sensitive_attributes == ["salary-class"]
+        assert profile.unique_records == 14_021  # as the data README counts them
+    if name == "eia":
+        assert profile.column("STATE").role == "quasi_identifier"
+        assert profile.column("YEAR").role == "insensitive"  # one value in every row
+
+
+def test_tags_win_and_a_contradiction_is_flagged(drafts):
+    frame, _, _ = drafts["patients"]
+    tags = {
+        "contact": ["PII:Insensitive"],
+        "ward": ["urn:li:tag:PII:Quasi-Identifier", "Tier.Gold"],
+        "dob": ["pii:quasi-identifier"],
+        "notes": ["Some.Other.Tag"],
+    }
+    _policy, profile = draft_policy(frame, tags=tags)
+    contact = profile.column("contact")
+    assert contact.role == "insensitive" and contact.review
+    assert "tagged insensitive" in contact.reason and "e-mail addresses" in contact.reason
+    ward = profile.column("ward")
+    assert ward.role == "quasi_identifier" and ward.hierarchy["type"] == "table"
+    assert not profile.column("dob").review
+    assert profile.column("notes").role == "identifier"  # no role tag: the profile decides
+    with pytest.raises(PolicyError, match="does not have"):
+        draft_policy(frame, tags={"nope": ["PII:Identifier"]})
+    with pytest.raises(PolicyError, match="several roles"):
+        draft_policy(frame, tags={"sex": ["PII:Identifier", "PII:Sensitive"]})
+
+
+def test_models_missing_and_parameters():
+    frame = pd.DataFrame(
+        {
+            "age": [20, 30, 40, None, 50, 60] * 5,
+            "diagnosis": ["flu"] * 30,  # one value: no l-diversity possible
+            "income": [str(i) for i in range(30)],
+        }
+    )
+    policy, profile = draft_policy(frame, k=3, l=2, suppression=0.1)
+    models = [(m.model, getattr(m, "attribute", None)) for m in policy.models]
+    assert models == [("k-anonymity", None), ("l-diversity", "income")]
+    assert policy.missing == "own_class" and policy.suppression_limit == 0.1
+    assert profile.column("diagnosis").review
+    with pytest.raises(PolicyError, match="more than the 30 records"):
+        draft_policy(frame, k=31)  # asked for: refused
+    small_policy, small = draft_policy(frame.head(3))  # the default k: lowered, and said
+    assert small_policy.models[0].k == 3 and "k lowered from 5 to 3" in small.notes[0]
+    with pytest.raises(DataError, match="no records"):
+        draft_policy(frame.head(0))
+
+
+def test_codes_keep_their_leading_zeros(drafts, tmp_path):
+    frame = drafts["patients"][0]
+    path = tmp_path / "p.csv"
+    frame.to_csv(path, index=False)
+    policy, profile = draft_policy(path)
+    assert profile.column("zip").type == "text"
+    release, _ = privcheck.anonymize(path, policy, seed=0)
+    values = set(release["zip"].dropna())
+    assert all(len(v) == 5 for v in values if v not in ("<missing>", "*")), values
+
+
+def test_files_validate_and_check_from_disk(drafts, tmp_path):
+    frame = drafts["hr"][0]
+    data = tmp_path / "hr.csv"
+    frame.to_csv(data, index=False)
+    _, profile = draft_policy(data)
+    written = write_draft(profile, tmp_path / "policy.yaml", inputs=[data])
+    assert written[-1] == tmp_path / "policy.yaml"
+    assert all(p.parent == tmp_path / "hierarchies" for p in written[:-1]) and written[:-1]
+    import yaml
+
+    jsonschema.validate(yaml.safe_load((tmp_path / "policy.yaml").read_text()), SCHEMA)
+    loaded = privcheck.load_policy(tmp_path / "policy.yaml")
+    assert privcheck.check(data, loaded).n_records == len(frame)
+    with pytest.raises(DataError, match="exists"):
+        write_draft(profile, tmp_path / "policy.yaml", inputs=[data])
+    with pytest.raises(DataError, match="is the input"):
+        write_draft(profile, data, inputs=[data], force=True)
+
+
+def test_same_table_same_draft(drafts):
+    frame = drafts["customers"][0]
+    a, b = draft_policy(frame).profile, draft_policy(frame).profile
+    assert [c.to_dict() for c in a.columns] == [c.to_dict() for c in b.columns]
+
+
+def test_csv_and_parquet_draft_alike(drafts, tmp_path):
+    frame = drafts["customers"][0]
+    frame.to_csv(tmp_path / "c.csv", index=False)
+    frame.to_parquet(tmp_path / "c.parquet", index=False)
+    csv = draft_policy(tmp_path / "c.csv").profile
+    parquet = draft_policy(tmp_path / "c.parquet").profile
+    assert [c.role for c in csv.columns] == [c.role for c in parquet.columns]
+    assert [c.distinct for c in csv.columns] == [c.distinct for c in parquet.columns]

@@ -1,0 +1,162 @@
+"""``privcheck init`` as a user runs it: the draft written, the profile printed, the summary on
+stderr, ``check`` and ``anonymize`` taking the draft as it is; existing files never
+overwritten; bad input one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ADULT
+from tests.profiling.tables import hr, patients
+from tests.test_cli import assert_one_line_error
+
+PROFILE_KEYS = {
+    "name",
+    "type",
+    "distinct",
+    "missing_share",
+    "unique_share",
+    "pattern",
+    "role",
+    "reason",
+    "review",
+    "hierarchy",
+}
+
+
+@pytest.fixture(scope="module")
+def patients_csv(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("data") / "patients.csv"
+    patients().to_csv(path, index=False)
+    return path
+
+
+def test_init_check_anonymize_check(cli, tmp_path, patients_csv):
+    policy = tmp_path / "policy.yaml"
+    res = cli("init", patients_csv, "-o", policy)
+    assert res.returncode == 0, res.stderr
+    assert "contact" in res.stdout and "identifier" in res.stdout  # the profile table
+    assert "are unique on the" in res.stderr and "privcheck check will fail" in res.stderr
+    text = policy.read_text()
+    assert "contact:" in text and "# 100 % of values are e-mail addresses" in text
+    assert (tmp_path / "hierarchies" / "sex.csv").read_text().splitlines() == ["F;*", "M;*"]
+    check = cli("check", patients_csv, "-p", policy)
+    assert check.returncode == 1, check.stderr  # identifiers present, classes of one
+    release = tmp_path / "release.csv"
+    anon = cli("anonymize", patients_csv, "-p", policy, "-o", release, "--seed", "1")
+    assert anon.returncode == 0, anon.stderr
+    again = cli("check", release, "-p", policy)
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_json_profile_contract(cli, tmp_path):
+    res = cli("init", ADULT / "adult.csv", "-o", tmp_path / "p.yaml", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    profile = json.loads(res.stdout)
+    assert profile["rows"] == 30_162 and profile["sample_size"] == 10_000
+    assert profile["unique_records"] == 14_021
+    assert profile["check"]["passed"] is False and profile["check"]["exit_code"] == 1
+    for column in profile["columns"]:
+        assert set(column) == PROFILE_KEYS
+    age = next(c for c in profile["columns"] if c["name"] == "age")
+    assert age["type"] == "integer" and age["role"] == "quasi_identifier"
+    assert age["hierarchy"] == {"type": "intervals", "widths": [5, 10, 20]}
+    assert age["pattern"] is None and age["review"] is False
+    sex = next(c for c in profile["columns"] if c["name"] == "sex")
+    assert sex["hierarchy"] == {"type": "table", "path": "hierarchies/sex.csv"}
+
+
+def test_options_k_l_suppression_hierarchies(cli, tmp_path, patients_csv):
+    (tmp_path / "h").mkdir()
+    res = cli(
+        "init", patients_csv, "-o", tmp_path / "p.yaml", "--k", "3", "--l", "1",
+        "--suppression", "0", "--hierarchies", tmp_path / "h" / "tables",
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    import yaml
+
+    policy = yaml.safe_load((tmp_path / "p.yaml").read_text())
+    assert policy["models"] == [{"model": "k-anonymity", "k": 3}]
+    assert policy["suppression_limit"] == 0
+    assert policy["attributes"]["sex"]["hierarchy"]["path"] == "h/tables/sex.csv"
+    assert (tmp_path / "h" / "tables" / "sex.csv").is_file()
+
+
+def test_tags_from_a_catalog(cli, tmp_path, patients_csv):
+    tags = tmp_path / "tags.json"
+    tags.write_text(json.dumps({"contact": ["PII:Insensitive"], "ward": ["PII:Sensitive"]}))
+    res = cli("init", patients_csv, "-o", tmp_path / "p.yaml", "--tags", tags, "-f", "json")
+    assert res.returncode == 0, res.stderr
+    columns = {c["name"]: c for c in json.loads(res.stdout)["columns"]}
+    assert columns["contact"]["role"] == "insensitive" and columns["contact"]["review"]
+    assert "but the profile says identifier" in columns["contact"]["reason"]
+    assert columns["ward"]["role"] == "sensitive"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- just\n- a list\n")
+    assert_one_line_error(cli("init", patients_csv, "-o", tmp_path / "q.yaml", "--tags", bad),
+                          "must map each column")  # fmt: skip
+    assert not (tmp_path / "q.yaml").exists()
+
+
+def test_never_overwrites(cli, tmp_path, patients_csv):
+    policy = tmp_path / "p.yaml"
+    policy.write_text("mine\n")
+    assert_one_line_error(cli("init", patients_csv, "-o", policy), "exists", "--force")
+    assert policy.read_text() == "mine\n"
+    other = tmp_path / "q.yaml"
+    (tmp_path / "hierarchies").mkdir()
+    (tmp_path / "hierarchies" / "sex.csv").write_text("mine\n")
+    assert_one_line_error(cli("init", patients_csv, "-o", other), "sex.csv exists")
+    assert not other.exists()  # all or nothing: no policy without its hierarchies
+    assert (tmp_path / "hierarchies" / "sex.csv").read_text() == "mine\n"
+    res = cli("init", patients_csv, "-o", other, "--force")
+    assert res.returncode == 0, res.stderr
+    assert (tmp_path / "hierarchies" / "sex.csv").read_text() != "mine\n"
+
+
+def test_inputs_are_never_outputs(cli, tmp_path, patients_csv):
+    assert_one_line_error(cli("init", patients_csv, "-o", patients_csv, "--force"), "is the input")
+    tags = tmp_path / "tags.yaml"
+    tags.write_text("ward: [PII:Sensitive]\n")
+    assert_one_line_error(
+        cli("init", patients_csv, "-o", tags, "--tags", tags, "--force"), "is the input"
+    )
+    assert tags.read_text() == "ward: [PII:Sensitive]\n"
+    assert_one_line_error(cli("init", patients_csv, "-o", tmp_path), "directory")
+    assert_one_line_error(cli("init", patients_csv, "-o", tmp_path / "no" / "p.yaml"),
+                          "does not exist")  # fmt: skip
+    assert_one_line_error(cli("init", patients_csv, "-o", "-"), "to a file")
+
+
+def test_bad_input(cli, tmp_path, patients_csv):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("a,b\n")
+    out = tmp_path / "p.yaml"
+    assert_one_line_error(cli("init", empty, "-o", out), "no records")
+    assert_one_line_error(cli("init", tmp_path / "missing.csv", "-o", out), "not found")
+    assert_one_line_error(cli("init", patients_csv, "-o", out, "--k", "5000"), "more than")
+    assert_one_line_error(cli("init", patients_csv, "-o", out, "--suppression", "1.5"),
+                          "--suppression")  # fmt: skip
+    res = cli("init", patients_csv, "-o", out, "--k", "0")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert not out.exists()
+
+
+def test_several_date_formats_and_national_ids(cli, tmp_path):
+    data = tmp_path / "hr.csv"
+    hr().to_csv(data, index=False)
+    res = cli("init", data, "-o", tmp_path / "p.yaml", "-f", "json")
+    assert res.returncode == 0, res.stderr
+    columns = {c["name"]: c for c in json.loads(res.stdout)["columns"]}
+    assert columns["start_date"]["hierarchy"] == {
+        "type": "dates", "levels": ["month", "year", "decade"], "format": "%Y%m%d",
+    }  # fmt: skip
+    assert columns["date_of_birth"]["hierarchy"]["format"] == "%d.%m.%Y"
+    assert columns["last_review"]["review"] and columns["last_review"]["pattern"] == "date:mixed"
+    for column in ("staff_ref", "nr", "sv", "cf", "doc", "secu", "bank"):
+        assert columns[column]["role"] == "identifier", columns[column]
+    check = cli("check", data, "-p", tmp_path / "p.yaml")
+    assert check.returncode in (0, 1), check.stderr
