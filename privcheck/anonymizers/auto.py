@@ -18,8 +18,10 @@ algorithm and reading their reports side by side. ``auto`` does it in one straig
    other, and its report carries every candidate (``candidates``) and the one written
    (``chosen``).
 
-Each candidate runs exactly as it would alone (``--algorithm mingen`` …, same policy), so what
-``auto`` writes is the best of what the user could have had by trying each of them.
+Each candidate runs exactly as it would alone (``--algorithm mingen`` …) with the comparison
+metric as the policy's ``metric``: a full-domain search left to optimise Prec would pick a node
+that is not the least-loss one, and lose a comparison it could have won. What ``auto`` writes is
+the best of what the user could have had by trying each of them.
 """
 
 from __future__ import annotations
@@ -101,6 +103,9 @@ class Auto(Anonymizer):
         encoded = encode(data, policy)
         check_possible(encoded, policy)  # bad input is bad for every candidate: say it once
         metric = comparison_metric(policy)
+        searched = (
+            policy if policy.metric == metric else policy.model_copy(update={"metric": metric})
+        )
         k = policy_k(policy.models)
         registry = anonymizer_registry()
         plans: dict[str, Plan] = {}
@@ -116,7 +121,7 @@ class Auto(Anonymizer):
                     candidate.refuse_mechanism_models(policy)
                     plan = candidate.plan(
                         data,
-                        policy,
+                        searched,  # (the full-domain searches optimise what is compared)
                         encoded=encoded,
                         seed=seed,
                         keep_order=keep_order,

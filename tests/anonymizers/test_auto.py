@@ -39,11 +39,12 @@ def test_auto_writes_the_least_loss_of_its_candidates_run_alone(seed, tmp_path):
         spec["models"] = [m for m in spec["models"] if m["model"] == "k-anonymity"]
     spec["suppressed_records"] = "remove"
     policy = parse_policy(spec)
+    by_loss = parse_policy({**spec, "metric": "loss"})  # what auto's candidates optimise
     original = _write(frame, tmp_path / "original.csv")
     alone: dict[str, float] = {}
     for name in ALONE:
         try:
-            release, _ = anonymize(frame, policy, name, seed=1)
+            release, _ = anonymize(frame, by_loss, name, seed=1)
         except PolicyError:
             continue
         alone[name] = release_loss(original, _write(release, tmp_path / f"{name}.csv"), policy)
@@ -64,6 +65,9 @@ def test_auto_writes_the_least_loss_of_its_candidates_run_alone(seed, tmp_path):
         }  # fmt: skip
         assert (c["excluded_reason"] is None) == c["passed"]
     assert report.check.passed
+    if report.tradeoff:  # the chosen search's Pareto front is in the metric compared
+        assert report.tradeoff[0]["value"] == pytest.approx(got, abs=1e-9)
+        assert report.tradeoff[0]["suppressed"] == report.n_suppressed
 
 
 def test_adult_demo_policy_candidates_and_choice(adult_frame, adult_policy_path, tmp_path):
@@ -162,3 +166,24 @@ def test_bad_input_is_one_error_and_no_candidate_names_each_reason():
     for name in ("mingen:", "mondrian:", "local-suppression:"):
         assert name in text
     assert "safepub" not in text and np.char.count(text, "\n") == 0
+
+
+def test_a_chosen_full_domain_search_optimised_the_metric_compared(adult_frame):
+    """MinGen under auto optimises loss (not the policy's default Prec), so its Pareto front and
+    its candidate row speak of the same figure the report says was compared."""
+    spec = yaml.safe_load((ADULT / "policy.yaml").read_text())
+    qis = {"native-country", "race", "sex"}
+    spec["attributes"] = {
+        name: attr if name in qis or attr["role"] != "quasi_identifier" else {"role": "insensitive"}
+        for name, attr in spec["attributes"].items()
+    }
+    spec["models"] = spec["models"][:2]  # k and l: local suppression cannot compete
+    policy = parse_policy(spec, base_dir=ADULT)
+    _, report = anonymize(adult_frame, policy, "auto", seed=1)
+    _, alone = anonymize(adult_frame, parse_policy({**spec, "metric": "loss"}, base_dir=ADULT),
+                         "mingen", seed=1)  # fmt: skip
+    assert report.chosen == "mingen" and report.metric == "loss"
+    row = next(c for c in report.candidates if c["algorithm"] == "mingen")
+    assert row["metric_value"] == pytest.approx(alone.metrics["loss"], abs=1e-12)
+    assert report.tradeoff[0]["value"] == pytest.approx(row["metric_value"], abs=1e-12)
+    assert report.tradeoff[0]["node"] == alone.node
