@@ -112,9 +112,14 @@ def test_candidate_risk_is_the_prosecutor_risk_of_its_classes(adult_frame, adult
 def test_the_policy_metric_is_used_when_it_describes_every_release(adult_frame):
     spec = yaml.safe_load((ADULT / "policy.yaml").read_text())
     spec["models"] = spec["models"][:1]
+    kept = {"age", "sex", "race", "marital-status", "education"}  # (local suppression: quick)
+    spec["attributes"] = {
+        name: attr if name in kept or attr["role"] != "quasi_identifier" else {"role": "insensitive"}
+        for name, attr in spec["attributes"].items()
+    }
     for metric, compared in (("discernibility", "discernibility"), ("prec", "loss")):
         policy = parse_policy({**spec, "metric": metric}, base_dir=ADULT)
-        _, report = anonymize(adult_frame, policy, "auto", seed=1)
+        _, report = anonymize(adult_frame.iloc[:8000], policy, "auto", seed=1)
         assert report.metric == compared
         values = {c["algorithm"]: c["metric_value"] for c in report.candidates if c["passed"]}
         assert set(values) == set(ALONE)
