@@ -10,6 +10,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+# pytest-xdist's workers run under execnet, whose ``__main__`` has neither a spec nor a file:
+# pyspark.sql.connect (imported by Great Expectations) reads that as "running doctests" and calls
+# sys.exit(0) when its gRPC extras are absent, killing the worker. A worker is not a doctest run.
+_main = sys.modules.get("__main__")
+if _main is not None and _main.__spec__ is None and not hasattr(_main, "__file__"):
+    _main.__file__ = "<pytest worker>"
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 EXAMPLES = DATA / "examples"
