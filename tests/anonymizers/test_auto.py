@@ -114,7 +114,9 @@ def test_the_policy_metric_is_used_when_it_describes_every_release(adult_frame):
     spec["models"] = spec["models"][:1]
     kept = {"age", "sex", "race", "marital-status", "education"}  # (local suppression: quick)
     spec["attributes"] = {
-        name: attr if name in kept or attr["role"] != "quasi_identifier" else {"role": "insensitive"}
+        name: attr
+        if name in kept or attr["role"] != "quasi_identifier"
+        else {"role": "insensitive"}
         for name, attr in spec["attributes"].items()
     }
     for metric, compared in (("discernibility", "discernibility"), ("prec", "loss")):
