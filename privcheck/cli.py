@@ -643,8 +643,18 @@ def risk(
             "RUNS ITS CODE, so only for a file you trust (default: skops files only)",
         ),
     ] = False,
+    control: Annotated[
+        Path | None,
+        typer.Option(
+            "--control",
+            help="Attacks on a synthetic table (or a model): records of the same population the "
+            "generator never saw, the non-members (same columns as --original)",
+        ),
+    ] = None,
 ) -> None:
-    """Measure the disclosure risk of a masked release: how many records an attack re-identifies."""
+    """Measure the disclosure risk of a release: how many records an attack re-identifies, or
+    how much a synthetic table adds to what a control set gives (exit 1 above the policy's
+    synthetic_risk.max_risk)."""
     import os
 
     from privcheck.errors import PolicyError
@@ -660,7 +670,11 @@ def risk(
     # every file risk reads: the intruder's rows, a model file, any other parameter naming one
     read = [intruder_records, *(v for v in params.values() if isinstance(v, str))]
     files = [f for f in read if f and os.path.isfile(f)]  # (not a number of records, a word)
-    guard({"--output": output}, [original, *masked, *files], policy)
+    guard(
+        {"--output": output},
+        [original, *masked, *([control] if control is not None else []), *files],
+        policy,
+    )
     chosen = output_format(output, fmt.value if fmt is not None else None)
     if chosen not in {f.value for f in RiskFormat}:
         raise PolicyError(f"privcheck risk writes text, json or html, not {chosen}")
@@ -689,6 +703,8 @@ def risk(
         others=releases[1:],
         policy=pol,
         trust_model_file=trust_model_file,
+        control=read_table(control) if control is not None else None,
+        control_name=str(control) if control is not None else None,
     )
     if fmt is RiskFormat.json:
         text = report.to_json() + "\n"
@@ -697,6 +713,8 @@ def risk(
     else:
         text = render_risk_text(report)
     emit(text, output)
+    if report.passed is False:
+        raise typer.Exit(1)
 
 
 @app.command()

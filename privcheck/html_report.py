@@ -669,16 +669,28 @@ def render_risk_html(report: Any) -> str:
 
     title = f"privcheck risk — {report.attack}"
     rate = report.reidentification_rate
+    headline = "re-identification rate"
+    for key in ("risk", "advantage"):  # the attacks on a synthetic table
+        if rate is None and isinstance(report.figures.get(key), int | float):
+            rate, headline = report.figures[key], key
     badge = "—" if rate is None else f"{rate:.1%}"
+    verdict = "PASSED" if report.passed else "FAILED"
     toc = [f"<a href='#section-{e(s.id)}'>{e(s.title)}</a>" for s in report.sections]
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     body = [
-        f"<header class='top'><div class='verdict FAILED' id='verdict' "
-        f"title='re-identification rate'>{e(badge)}</div><h1>{e(title)}</h1></header>",
+        f"<header class='top'><div class='verdict {verdict}' id='verdict' "
+        f"title='{e(headline)}'>{e(badge)}</div><h1>{e(title)}</h1></header>",
         f"<p class='meta'>Original {e(str(report.original))} against the release "
         f"{e(str(report.masked))}: the intruder holds {e(report.intruder_records)} of "
         f"{report.n_masked_records:,} records on {e(', '.join(report.attributes))}."
+        + (f" Control set: {e(str(report.control))}." if report.control else "")
         + (f" Attack parameters: {e(_params(report.params))}." if report.params else "")
+        + (
+            f" Policy bound synthetic_risk.max_risk {report.max_risk:g}: "
+            + ("holds." if report.passed else "violated.")
+            if report.passed is not None
+            else ""
+        )
         + f" Randomness: {e(randomness(report.seed_given))}."
         + "</p>",
         f"<nav>{''.join(toc)}</nav>",

@@ -291,6 +291,19 @@ class PopulationSize(_Strict):
     size: int = Field(..., ge=1, description="Number of people in the population (N)")
 
 
+class SyntheticRisk(_Strict):
+    """The bound a synthetic table's disclosure risks must stay within (``privcheck risk``
+    exits 1 above it): singling-out, linkability and inference risk (the riskiest sensitive
+    attribute) and the membership-inference advantage, each against a control set."""
+
+    max_risk: float = Field(
+        ...,
+        ge=0.0,
+        le=1.0,
+        description="Largest risk (membership inference: advantage) a release may show",
+    )
+
+
 class UtilityOptions(_Strict):
     """How ``privcheck compare`` (and the anonymization report) measure a release's utility."""
 
@@ -361,6 +374,11 @@ class Policy(_Strict):
     utility: UtilityOptions | None = Field(
         None,
         description="Utility measurement options (classification target, held-out share, seed)",
+    )
+    synthetic_risk: SyntheticRisk | None = Field(
+        None,
+        description="Synthetic releases: the largest singling-out, linkability or inference "
+        "risk (membership inference: advantage) `privcheck risk` lets pass (exit 1 above it)",
     )
 
     #: Directory relative hierarchy paths are resolved against (set when loaded from a file).

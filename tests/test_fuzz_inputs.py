@@ -27,7 +27,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from privcheck.cli import main
+from privcheck import progress
+from privcheck.cli import configure_logging, main
 from tests.conftest import EXAMPLES
 
 CASES = int(os.environ.get("PRIVCHECK_FUZZ_CASES", "40"))
@@ -143,6 +144,8 @@ def run_cli(*args) -> tuple[int, str, str]:
                 code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     finally:
         sys.argv = argv
+        progress.configure(quiet=False)  # (-q is process-wide state; leave none behind)
+        configure_logging(False)
     return code, out.getvalue(), err.getvalue()
 
 

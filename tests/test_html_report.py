@@ -200,8 +200,9 @@ def test_anonymization_page_of_a_generalization_with_its_front():
     for text in ("Generalization against suppression", "Re-check of the release", "Lattice size"):
         assert text in words, text
     assert "Precision (Prec; 1 = no loss) (optimised)" in words
-    assert html.count("<svg") == 3  # the front, risk and class sizes before and after
+    assert html.count("<svg") == 4  # the front, risk, class sizes before/after, loss per QI
     assert {"risk", "plot-tradeoff", "plot-risk", "plot-class-sizes-before-after"} <= page.ids
+    assert "plot-loss" in page.ids
     assert words.count("age") >= 1 and str(result.node["age"]) in words
     assert_words(page)
 
@@ -356,8 +357,8 @@ def test_anonymization_page_draws_risk_before_and_after(mondrian_report):
     r = mondrian_report
     html = render_anonymization_html(r)
     page = parse(html)
-    found = assert_accessible(html, {"plot-risk", "plot-class-sizes-before-after"})
-    assert "plot-loss" not in page.ids and "candidates" not in page.ids  # fields not set
+    found = assert_accessible(html, {"plot-risk", "plot-class-sizes-before-after", "plot-loss"})
+    assert "candidates" not in page.ids  # a named algorithm: no candidates
     profile = r.risk_profile
     # the risk chart's text alternative carries the numbers of the JSON's plot data
     alt = chart(found, "plot-risk")
@@ -384,7 +385,10 @@ def test_loss_by_attribute_is_drawn_only_when_present(mondrian_report):
     from tests.html_helpers import parse
 
     r = mondrian_report.model_copy(deep=True)
-    assert r.loss_by_attribute is None
+    assert r.loss_by_attribute is not None  # every generalization/recoding report fills it
+    assert "plot-loss" in parse(render_anonymization_html(r)).ids
+    r.loss_by_attribute = None
+    assert "plot-loss" not in parse(render_anonymization_html(r)).ids
     r.loss_by_attribute = {"age": 0.125, "sex": 0.0, "education": 0.6667}
     html = render_anonymization_html(r)
     found = assert_accessible(html, {"plot-loss"})
@@ -483,8 +487,10 @@ def test_pareto_front_against_brute_force():
     ("algorithm", "params", "figures"),
     [
         ("mingen", ["--param", "tradeoff=true"], {"plot-risk", "plot-class-sizes-before-after",
-                                                   "plot-tradeoff"}),
-        ("mondrian", [], {"plot-risk", "plot-class-sizes-before-after"}),
+                                                   "plot-tradeoff", "plot-loss"}),
+        ("mondrian", [], {"plot-risk", "plot-class-sizes-before-after", "plot-loss"}),
+        ("auto", [], {"plot-risk", "plot-class-sizes-before-after", "plot-loss",
+                      "plot-candidates"}),
     ],
 )  # fmt: skip
 def test_cli_anonymization_report_renders_offline_in_chromium(tmp_path, algorithm, params, figures):

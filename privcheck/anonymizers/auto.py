@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from privcheck.anonymizers.base import Anonymizer, Plan
+from privcheck.anonymizers.base import Anonymizer, Plan, check_possible
 from privcheck.anonymizers.problem import Progress
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
@@ -135,6 +135,7 @@ class Auto(Anonymizer):
         ``lower``), those that need the ground values."""
         if started is None:
             started = time.perf_counter()
+        check_possible(encoded, policy)  # bad input is bad for every candidate: say it once
         metric = comparison_metric(policy)
         k = policy_k(policy.models)
         registry = anonymizer_registry()
@@ -192,7 +193,16 @@ class Auto(Anonymizer):
                 )
             rows.append(row)
         if not plans:
-            why = "; ".join(f"{r['algorithm']}: {r['excluded_reason']}" for r in rows)
+            tried = [
+                r
+                for r in rows
+                if applies_to(r["algorithm"], policy) is None
+                and not (engine and engine_reason(registry[r["algorithm"]], lower))
+            ]
+            reasons = {r["excluded_reason"] for r in tried}
+            if len(reasons) == 1:  # every candidate refused for the same reason: that reason
+                raise PolicyError(reasons.pop())
+            why = "; ".join(f"{r['algorithm']}: {r['excluded_reason']}" for r in tried)
             raise PolicyError(f"no algorithm can release this table under the policy ({why})")
         order = {name: i for i, name in enumerate(CANDIDATES)}
         ranked = sorted(

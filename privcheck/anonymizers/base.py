@@ -28,7 +28,12 @@ from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.classes import ClassTable, count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
-from privcheck.metrics.generalization import Metric, all_metrics, get_metric
+from privcheck.metrics.generalization import (
+    Metric,
+    all_metrics,
+    get_metric,
+    loss_by_attribute,
+)
 from privcheck.models.base import evaluate_models, table_models, validate_data
 from privcheck.params import check_param_types
 from privcheck.plugins import model_registry
@@ -182,6 +187,39 @@ class Anonymizer:
                 )
 
 
+class PlannedAnonymizer(Anonymizer):
+    """An anonymizer that decides on the class table first (``plan``) and writes second: its
+    ``anonymize`` is ``plan(...).release()``, and ``--algorithm auto`` can weigh its plan
+    against others' before anything is materialised."""
+
+    def anonymize(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        seed: int | None = None,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        return self.plan(
+            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
+        ).release()
+
+    def plan(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        encoded: EncodedTable | None = None,
+        seed: int | None = None,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+    ) -> Plan:
+        raise NotImplementedError
+
+
 @dataclass(eq=False)
 class Choice:
     """A search's outcome: the chosen node, its class table and which classes are kept."""
@@ -198,7 +236,7 @@ class Choice:
     search_seconds: float
 
 
-class GeneralizationAnonymizer(Anonymizer):
+class GeneralizationAnonymizer(PlannedAnonymizer):
     """A full-domain generalization search with suppression (ARX semantics)."""
 
     engine_release: ClassVar[bool] = True
@@ -254,20 +292,6 @@ class GeneralizationAnonymizer(Anonymizer):
         return Choice(
             problem, result, node, table, outcome, kept_classes, limit, prev, metric, search_seconds
         )
-
-    def anonymize(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        return self.plan(
-            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
-        ).release()
 
     def plan(
         self,
@@ -413,6 +437,7 @@ class GeneralizationAnonymizer(Anonymizer):
             removed_columns=removed,
             metric=choice.metric.name,
             metrics=all_metrics(table, keep),
+            loss_by_attribute=loss_by_attribute(table, keep),
             nodes_evaluated=choice.problem.evaluations,
             lattice_size=lattice.size,
             satisfying_nodes=int(result.satisfying.sum()) if result.exact else None,

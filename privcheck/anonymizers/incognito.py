@@ -32,6 +32,7 @@ properties whatever else the policy holds.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -56,6 +57,12 @@ class Incognito(GeneralizationAnonymizer):
     # it prunes with the generalization property only where the policy's models have it (see the
     # module docstring), so it needs no refusal of models without it
     pruning = False
+
+    @classmethod
+    def defaults(cls) -> dict[str, Any]:
+        """``tradeoff``: also report the Pareto front of the metric and the suppressed records
+        over every satisfying node (the anonymization report draws it), as mingen does."""
+        return {"tradeoff": True}
 
     def search(self, problem: SearchProblem) -> SearchResult:
         q = problem.lattice.width
@@ -110,7 +117,8 @@ class Incognito(GeneralizationAnonymizer):
         problem.progress(steps, steps)
         problem.evaluator.evaluations += extra
         optimum, outcome = problem.optimum(sat)
-        return SearchResult(sat, np.ones(lat.size, dtype=bool), optimum, outcome)
+        tradeoff = problem.tradeoff(sat) if self.params["tradeoff"] else None
+        return SearchResult(sat, np.ones(lat.size, dtype=bool), optimum, outcome, tradeoff=tradeoff)
 
 
 class Projections:

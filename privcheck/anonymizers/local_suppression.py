@@ -74,7 +74,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.base import Anonymizer, EngineRelease, Plan, check_possible
+from privcheck.anonymizers.base import EngineRelease, Plan, PlannedAnonymizer, check_possible
 from privcheck.anonymizers.mapping import (
     RAW,
     WRITTEN,
@@ -94,7 +94,7 @@ from privcheck.report import AnonymizationReport, Report
 from privcheck.wildcard import star_codes
 
 
-class LocalSuppression(Anonymizer):
+class LocalSuppression(PlannedAnonymizer):
     name = "local-suppression"
     summary = "blank the fewest quasi-identifier cells ('*') so k-anonymity holds"
     #: the models blanking cells can enforce
@@ -104,20 +104,6 @@ class LocalSuppression(Anonymizer):
     @classmethod
     def defaults(cls) -> dict[str, Any]:
         return {"importance": None, "node": None, "generalize_first": False, "polish": 0}
-
-    def anonymize(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Any = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        return self.plan(
-            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
-        ).release()
 
     def plan(
         self,
@@ -167,6 +153,7 @@ class LocalSuppression(Anonymizer):
             )
         wildcard = policy.suppressed_cells == "wildcard"
         metrics = release_metrics(table, prob, units, wildcard=wildcard)
+        per_attribute = blanked_loss_by_attribute(table, prob, units)
         gsize, effective, n_sup = released_classes(prob, units, wildcard=wildcard)
 
         def report(
@@ -204,6 +191,7 @@ class LocalSuppression(Anonymizer):
                 n_released_rows=n_rows,
                 removed_columns=removed,
                 metrics=metrics,
+                loss_by_attribute=per_attribute,
                 suppressed_cells={"per_attribute": per, "total": n_blanked},
                 changed_cells=changed,
                 check=check,
@@ -1183,16 +1171,11 @@ def release_metrics(
     if n == 0:
         return {"prec": 1.0, "loss": 0.0, "n_classes": 0.0, "aecs": 0.0, "discernibility": 0.0}
     bits = ((u.pat[:, None] >> np.arange(m, dtype=np.int64)) & 1).astype(bool)
-    loss_cells = np.zeros(len(u.sizes))
     prec_cells = np.zeros(len(u.sizes))
     for j, (col, level) in enumerate(zip(table.encoded.quasi_identifiers, table.node, strict=True)):
-        levels = col.levels
-        card, domain = levels.cardinality(level), len(levels.ground)
-        leaves = np.bincount(levels.maps[level], minlength=card)
-        share = (leaves - 1) / (domain - 1) if domain > 1 else np.zeros(card)
-        code = np.minimum(u.keys[:, j], card - 1)  # a '*' that is no label: masked below
-        loss_cells += np.where(bits[:, j], 1.0, share[code])
-        prec_cells += np.where(bits[:, j], 1.0, level / levels.height if levels.height else 0.0)
+        height = col.levels.height
+        prec_cells += np.where(bits[:, j], 1.0, level / height if height else 0.0)
+    per_attribute = blanked_loss_by_attribute(table, prob, u)
     sizes = u.sizes.astype(np.float64)
     width = max(m, 1)
     gsize, effective, n_sup = released_classes(prob, u, wildcard=wildcard)
@@ -1200,11 +1183,28 @@ def release_metrics(
     n_classes = len(gsize)
     return {
         "prec": 1.0 - float(sizes @ prec_cells) / (n * width) if m else 1.0,
-        "loss": float(sizes @ loss_cells) / (n * width) if m else 0.0,
+        "loss": sum(per_attribute.values()) / m if m else 0.0,
         "n_classes": float(n_classes),
         "aecs": (float(effective.sum()) + n_sup) / (n_classes + (n_sup > 0)),
         "discernibility": float(gsize @ effective) + n_sup * n,
     }
+
+
+def blanked_loss_by_attribute(table: ClassTable, prob: Problem, u: Units) -> dict[str, float]:
+    """The loss of each quasi-identifier's cells in the release (their mean is ``loss``): a
+    value covering m of the D ground values of its hierarchy costs (m − 1)/(D − 1), a ``*`` 1."""
+    m, n = prob.m, table.n_records
+    bits = ((u.pat[:, None] >> np.arange(m, dtype=np.int64)) & 1).astype(bool)
+    sizes = u.sizes.astype(np.float64)
+    out = {}
+    for j, (col, level) in enumerate(zip(table.encoded.quasi_identifiers, table.node, strict=True)):
+        levels = col.levels
+        card, domain = levels.cardinality(level), len(levels.ground)
+        leaves = np.bincount(levels.maps[level], minlength=card)
+        share = (leaves - 1) / (domain - 1) if domain > 1 else np.zeros(card)
+        code = np.minimum(u.keys[:, j], card - 1)  # a '*' that is no label: masked below
+        out[col.name] = float(sizes @ np.where(bits[:, j], 1.0, share[code])) / n if n else 0.0
+    return out
 
 
 def released_classes(

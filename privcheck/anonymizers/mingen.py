@@ -35,7 +35,7 @@ class MinGen(GeneralizationAnonymizer):
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
-        return {"tagging": True, "tradeoff": False}
+        return {"tagging": True, "tradeoff": True}
 
     def search(self, problem: SearchProblem) -> SearchResult:
         tags = Tags(problem)

@@ -47,7 +47,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.base import Anonymizer, EngineRelease, Plan, check_possible
+from privcheck.anonymizers.base import EngineRelease, Plan, PlannedAnonymizer, check_possible
 from privcheck.anonymizers.mapping import CombinationMapping, combination_mapping, row_classes
 from privcheck.anonymizers.problem import Progress
 from privcheck.anonymizers.release import release_policy, removed_columns, starred_kept_records
@@ -498,19 +498,27 @@ def partition_loss(dims: list[Dimension], part: np.ndarray, n_parts: int, sizes)
     quasi-identifier's hierarchy costs ``(m − 1)/(D − 1)``, averaged over every cell. One value
     per partition and dimension, weighted by the partition's records (no record is suppressed).
     """
+    per = partition_loss_by_attribute(dims, part, n_parts, sizes)
+    return sum(per.values()) / len(per) if per else 0.0
+
+
+def partition_loss_by_attribute(
+    dims: list[Dimension], part: np.ndarray, n_parts: int, sizes
+) -> dict[str, float]:
+    """``partition_loss`` of each quasi-identifier's cells (their mean is the loss)."""
     psize = np.bincount(part, weights=sizes, minlength=n_parts)
     total = float(psize.sum())
-    if not dims or total == 0:
-        return 0.0
-    cost = 0.0
+    out = {}
     for d in dims:
         domain = len(d.ground)
-        if domain > 1:
-            cost += float((covered(d, part, n_parts) - 1) @ psize) / (domain - 1)
-    return cost / (total * len(dims))
+        cost = 0.0
+        if domain > 1 and total > 0:
+            cost = float((covered(d, part, n_parts) - 1) @ psize) / ((domain - 1) * total)
+        out[d.name] = cost
+    return out
 
 
-class Mondrian(Anonymizer):
+class Mondrian(PlannedAnonymizer):
     name = "mondrian"
     summary = "multidimensional local recoding (LeFevre et al. 2006): ranges and hierarchy nodes"
     engine_release: ClassVar[bool] = True
@@ -521,20 +529,6 @@ class Mondrian(Anonymizer):
         numeric cut may go to either side (halves of equal size; released ranges may share
         their end value)."""
         return {"relaxed": False}
-
-    def anonymize(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        return self.plan(
-            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
-        ).release()
 
     def plan(
         self,
@@ -605,6 +599,7 @@ class Mondrian(Anonymizer):
             "aecs": n / n_classes,
             "loss": partition_loss(pdims, part, n_parts, pieces.weight),
         }
+        per_attribute = partition_loss_by_attribute(pdims, part, n_parts, pieces.weight)
 
         def report(
             check: Report,
@@ -635,6 +630,7 @@ class Mondrian(Anonymizer):
                 removed_columns=removed,
                 metric=None,
                 metrics=metrics,
+                loss_by_attribute=per_attribute,
                 nodes_evaluated=evaluated,
                 check=check,
                 search_seconds=round(search_seconds, 4),

@@ -89,20 +89,28 @@ def _value_shares(levels: LevelArrays, level: int) -> np.ndarray:
     return (leaves - 1) / (domain - 1)
 
 
-def loss(table: ClassTable, kept: np.ndarray | None = None) -> float:
-    """ARX-style loss: average normalised domain share of the released cells (suppressed = 1)."""
+def loss_by_attribute(table: ClassTable, kept: np.ndarray | None = None) -> dict[str, float]:
+    """The loss of each quasi-identifier's cells (their mean is ``loss``): the average over
+    records of the share of the hierarchy's ground values the released value covers, a
+    suppressed record's cell 1."""
     n = table.n_records
     columns = table.encoded.quasi_identifiers
-    if n == 0 or not columns:
-        return 0.0
+    if n == 0:
+        return {col.name: 0.0 for col in columns}
     sizes = table.sizes.astype(np.float64)
     keep = np.ones(table.n_classes, dtype=bool) if kept is None else kept
     suppressed = float(sizes[~keep].sum())
-    total = 0.0
+    out = {}
     for j, col in enumerate(columns):
         share = _value_shares(col.levels, table.node[j])[table.keys[keep, j]]
-        total += float(share @ sizes[keep]) + suppressed
-    return total / (n * len(columns))
+        out[col.name] = (float(share @ sizes[keep]) + suppressed) / n
+    return out
+
+
+def loss(table: ClassTable, kept: np.ndarray | None = None) -> float:
+    """ARX-style loss: average normalised domain share of the released cells (suppressed = 1)."""
+    per = loss_by_attribute(table, kept)
+    return sum(per.values()) / len(per) if per else 0.0
 
 
 def loss_level_sums(table: ClassTable) -> list[np.ndarray]:

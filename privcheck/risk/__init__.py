@@ -14,8 +14,12 @@ Attribute disclosure: ``rank_interval_disclosure``, ``sd_interval_disclosure``,
 ``average_interval_disclosure``, ``sdcmicro_drisk``, ``categorical_disclosure`` (SADR) and
 ``model_disclosure`` and ``ddmbar`` (model-based disclosure of an absent attribute).
 
-Releases that are not masked records: ``membership_inference`` (shadow-model membership
-inference against a released model or synthetic table, with the loss-threshold baseline);
+Releases that are not masked records: ``membership_inference`` (a synthetic table: distance to
+the closest synthetic record and model confidence; a released model: shadow models and the
+loss-threshold baseline — members against a control set), and the three risks of the Article 29
+Working Party measured as Anonymeter does, in the modules ``singling_out``, ``linkability`` and
+``inference`` (each a function of the module's name; ``split_control`` holds a control set out
+before generating);
 ``load_model_file`` reads a released model with skops, a pickle only when trusted (loading one
 runs its code).
 
@@ -41,6 +45,7 @@ _LAZY = {
     "sdcmicro_drisk": "privcheck.risk.attribute_disclosure",
     "ddmbar": "privcheck.risk.absent_attribute",
     "membership_inference": "privcheck.risk.membership",
+    "split_control": "privcheck.risk.synthetic",
     "load_model_file": "privcheck.risk.model_file",
     "release_intersection": "privcheck.risk.intersection",
     "FAMILIES": "privcheck.risk.learned",
@@ -153,6 +158,7 @@ __all__ = [
     "release_intersection",
     "sd_interval_disclosure",
     "sdcmicro_drisk",
+    "split_control",
     "uniqueness_risk",
     "univariate_rates",
 ]

@@ -41,6 +41,9 @@ class RiskReport(BaseModel):
     params: dict[str, Any]
     original: str | None = None
     masked: str | None = None
+    control: str | None = Field(
+        default=None, description="The control set (attacks on a synthetic table), if given"
+    )
     attributes: list[str]
     n_intruder_records: int
     n_masked_records: int
@@ -70,6 +73,16 @@ class RiskReport(BaseModel):
     auc: float | None = Field(default=None, description="Membership inference: the attack's AUC")
     accuracy: float | None = Field(
         default=None, description="Membership inference: the attack's accuracy (balanced)"
+    )
+    max_risk: float | None = Field(
+        default=None,
+        description="The policy's synthetic_risk.max_risk, for the attacks on a synthetic table "
+        "(null without one)",
+    )
+    passed: bool | None = Field(
+        default=None,
+        description="Whether the attack's risk (membership inference: its advantage; inference: "
+        "the riskiest attribute's) is at most max_risk; null without a bound. False exits 1",
     )
     record_risk_summary: RecordRiskSummary
     attribute_contribution: dict[str, float]
@@ -285,6 +298,8 @@ def risk_sections(out: RiskOutcome, attack: str) -> list[Section]:
             figures={k: v for k, v in headline.items() if v is not None},
         )
     ]
+    if not len(risk) and out.sections:  # an attack of its own sections, no per-record risk
+        return sections
     labels = [f"{lo:.1f}–{lo + 0.1:.1f}" for lo in np.linspace(0, 0.9, 10)]
     sections.append(
         Section(
@@ -348,6 +363,8 @@ def assess(
     others: list[pd.DataFrame] | None = None,
     policy: Any = None,
     trust_model_file: bool = False,
+    control: pd.DataFrame | None = None,
+    control_name: str | None = None,
 ) -> RiskReport:
     """Run ``measure`` on the aligned files and build the ``RiskReport``.
 
@@ -356,7 +373,9 @@ def assess(
     ``seed`` None draws every random choice from the OS entropy; a given seed (or an attack's
     ``random_state``) is never written into the report. ``trust_model_file`` lets a model
     file named by a parameter be a pickle, whose loading runs its code
-    (`privcheck.risk.model_file`).
+    (`privcheck.risk.model_file`). ``control`` is the control set of the attacks on a
+    synthetic table (records of the population the generator never saw); with a policy whose
+    ``synthetic_risk.max_risk`` is set, the report says whether the attack's risk stays within it.
     """
     params = dict(params or {})
     measure.check_params(params)
@@ -388,7 +407,14 @@ def assess(
         others=others,
         policy=policy,
         trust_model_file=trust_model_file,
+        control=control,
+        seed_given=seed_given,
     )
+    if control is not None and not getattr(measure, "takes_control", False):
+        raise PolicyError(
+            f"attack {measure.name} takes no control set; --control is for the attacks on a "
+            "synthetic table (membership-inference, singling-out, linkability, inference)"
+        )
     out = measure.assess(inputs, **dict(params))
     elapsed = time.perf_counter() - started
     out.figures, out.detail = without_seed(out.figures), without_seed(out.detail)
@@ -416,8 +442,22 @@ def assess(
         attribute_contribution_kind=out.contribution_kind,
         detail=out.detail,
         elapsed_seconds=elapsed,
-        sections=risk_sections(out, measure.name),
+        sections=risk_sections(out, measure.name) + list(out.sections),
+        control=control_name,
+        **_bound(out, policy),
     )
+
+
+def _bound(out: RiskOutcome, policy: Any) -> dict[str, Any]:
+    """``max_risk`` and ``passed`` from the policy's ``synthetic_risk`` bound, for the attacks
+    on a synthetic table (whose outcome names the bounded figure)."""
+    bound = getattr(policy, "synthetic_risk", None)
+    if bound is None or out.bounded_figure is None:
+        return {}
+    value = out.figures.get(out.bounded_figure)
+    if not isinstance(value, int | float):
+        return {}
+    return {"max_risk": bound.max_risk, "passed": bool(value <= bound.max_risk)}
 
 
 def randomness(seed_given: bool) -> str:
@@ -429,33 +469,42 @@ def _rate(v: float | None) -> str:
     return "—" if v is None else f"{v:.4f} ({v:.1%})"
 
 
+def _interval_value(v: Any) -> bool:
+    return isinstance(v, list) and len(v) == 2 and all(isinstance(x, float) for x in v)
+
+
 def render_risk_text(report: RiskReport) -> str:
     """A readable summary: the headline rates, the attack's figures, the contributions."""
     lines = [
         f"privcheck risk — attack {report.attack}" + (f" {report.params}" if report.params else ""),
-        f"  original {report.original or '?'}  vs  masked {report.masked or '?'}",
+        f"  original {report.original or '?'}  vs  masked {report.masked or '?'}"
+        + (f"  (control set {report.control})" if report.control else ""),
         f"  intruder: {report.intruder_records} of {report.n_masked_records:,} records on "
         f"{len(report.attributes)} attributes ({', '.join(report.attributes)})",
         f"  randomness: {randomness(report.seed_given)}",
-        "",
-        f"  re-identification rate  {_rate(report.reidentification_rate)}",
-        f"  certain rate            {_rate(report.certain_rate)}",
     ]
-    s = report.record_risk_summary
-    lines.append(
-        f"  record risk             mean {_fmt(s.mean)}, median {_fmt(s.median)}, "
-        f"p90 {_fmt(s.p90)}, max {_fmt(s.maximum)}; {s.share_certain:.1%} at risk 1"
-    )
+    if report.reidentification_rate is not None or report.certain_rate is not None:  # linkage
+        s = report.record_risk_summary
+        lines += [
+            "",
+            f"  re-identification rate  {_rate(report.reidentification_rate)}",
+            f"  certain rate            {_rate(report.certain_rate)}",
+            f"  record risk             mean {_fmt(s.mean)}, median {_fmt(s.median)}, "
+            f"p90 {_fmt(s.p90)}, max {_fmt(s.maximum)}; {s.share_certain:.1%} at risk 1",
+        ]
     scalars = _scalars(report.figures)
     for k, v in report.figures.items():  # an interval, and a baseline's own figures, too
-        if isinstance(v, list) and len(v) == 2 and all(isinstance(x, float) for x in v):
+        if _interval_value(v):
             scalars[k] = f"[{_fmt(v[0])}, {_fmt(v[1])}]"
         elif isinstance(v, dict):
-            for kk, vv in _scalars(v).items():
-                scalars[f"{k}.{kk}"] = vv
-            for kk, vv in v.items():
-                if isinstance(vv, list) and len(vv) == 2 and all(isinstance(x, float) for x in vv):
-                    scalars[f"{k}.{kk}"] = f"[{_fmt(vv[0])}, {_fmt(vv[1])}]"
+            nested = {kk: vv for kk, vv in v.items() if isinstance(vv, dict)}
+            for name, d in (*nested.items(), ("", v)):  # inference: one entry per attribute
+                prefix = f"{k}.{name}." if name else f"{k}."
+                for kk, vv in _scalars(d).items():
+                    scalars[prefix + kk] = vv
+                for kk, vv in d.items():
+                    if _interval_value(vv):
+                        scalars[prefix + kk] = f"[{_fmt(vv[0])}, {_fmt(vv[1])}]"
     if scalars:
         lines += ["", "  figures"]
         width = max(len(k) for k in scalars)
@@ -467,5 +516,11 @@ def render_risk_text(report: RiskReport) -> str:
         lines += ["", f"  per-attribute contribution ({report.attribute_contribution_kind})"]
         width = max(len(a) for a in report.attribute_contribution)
         lines += [f"    {a:<{width}}  {_fmt(v)}" for a, v in report.attribute_contribution.items()]
+    if report.passed is not None:
+        lines += [
+            "",
+            f"  policy synthetic_risk.max_risk {_fmt(report.max_risk)}: "
+            + ("holds" if report.passed else "VIOLATED (exit 1)"),
+        ]
     lines.append(f"\n  {report.elapsed_seconds:.2f} s")
     return "\n".join(lines) + "\n"

@@ -42,6 +42,11 @@ class AttackInputs:
     #: whether a model file named by a parameter may be a pickle (loading one runs its code;
     #: ``privcheck risk --trust-model-file``, see `privcheck.risk.model_file`)
     trust_model_file: bool = False
+    #: the control set of the attacks on a synthetic table (``privcheck risk --control``)
+    control: pd.DataFrame | None = None
+    #: whether the seed was given (``--seed``): a control_share split must replay the one the
+    #: generator's training data was made with
+    seed_given: bool = False
 
     @property
     def all_rows(self) -> bool:
@@ -62,6 +67,10 @@ class RiskOutcome:
     contribution_kind: str
     figures: dict[str, Any] = field(default_factory=dict)
     detail: dict[str, Any] = field(default_factory=dict)
+    #: report sections of the attack's own (``privcheck.report.Section``), after the common ones
+    sections: list[Any] = field(default_factory=list)
+    #: the figure a policy's ``synthetic_risk.max_risk`` bounds (attacks on a synthetic table)
+    bounded_figure: str | None = None
 
 
 def from_linkage(res: LinkageResult) -> RiskOutcome:

@@ -145,15 +145,20 @@ def test_previous_release_restricts_auto_to_the_full_domain_search(race_zip, tmp
     assert "previous" in reasons["mondrian"] and "previous" in reasons["local-suppression"]
 
 
-def test_no_candidate_is_one_line_naming_each_reason(tmp_path):
+def test_bad_input_is_one_error_and_no_candidate_names_each_reason():
     frame = pd.DataFrame({"a": ["x", "y", "z"], "s": ["p", "p", "p"]})
-    policy = parse_policy(
-        {
-            "attributes": {"a": {"role": "quasi_identifier"}, "s": {"role": "sensitive"}},
-            "models": [{"model": "l-diversity", "variant": "distinct", "l": 2}],
-        }
+    attributes = {"a": {"role": "quasi_identifier"}, "s": {"role": "sensitive"}}
+    bad = parse_policy({"attributes": attributes, "models": [{"model": "l-diversity", "l": 2}]})
+    with pytest.raises(PolicyError) as err:  # bad for every candidate: said once
+        anonymize(frame, bad, "auto")
+    assert str(err.value).startswith("l-diversity with l=2 cannot hold")
+    none = parse_policy(
+        {"attributes": attributes, "models": [{"model": "record-risk", "threshold": 0.0}]}
     )
-    with pytest.raises(PolicyError) as err:
-        anonymize(frame, policy, "auto")
-    assert "mingen:" in str(err.value) and "mondrian:" in str(err.value)
-    assert np.char.count(str(err.value), "\n") == 0
+    with pytest.raises(PolicyError) as err:  # each candidate its own reason
+        anonymize(frame, none, "auto")
+    text = str(err.value)
+    assert text.startswith("no algorithm can release this table")
+    for name in ("mingen:", "mondrian:", "local-suppression:"):
+        assert name in text
+    assert "safepub" not in text and np.char.count(text, "\n") == 0

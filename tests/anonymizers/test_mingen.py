@@ -106,8 +106,10 @@ def test_tradeoff_is_reported_as_text():
     assert sups == sorted(sups, reverse=True) and sups[-1] < sups[0]
     text = render_anonymization_text(report)
     assert "Pareto front" in text and str(sups[-1]) in text
-    _, plain = anonymize(frame, policy, "mingen")
+    _, plain = anonymize(frame, policy, "mingen", tradeoff=False)
     assert plain.tradeoff is None and plain.node == report.node
+    _, default = anonymize(frame, policy, "mingen")  # the front is reported by default
+    assert default.tradeoff == report.tradeoff
 
 
 def test_unknown_parameter_is_refused(race_zip):

@@ -30,12 +30,32 @@ def adult():
     return _adult()
 
 
-def test_overfitted_tree_leaks_membership(adult):
-    """A fully grown decision tree on 2 000 Adult rows: advantage clearly positive, CI > 0."""
-    res = membership_inference(adult, adult.iloc[:2000], "salary-class", target_model="tree")
+def _tree_pipeline(train: pd.DataFrame):
+    from sklearn.compose import make_column_transformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.tree import DecisionTreeClassifier
+
+    feats = [c for c in train.columns if c != "salary-class"]
+    cat = [c for c in feats if c != "age"]
+    return make_pipeline(
+        make_column_transformer(
+            (OneHotEncoder(handle_unknown="ignore"), cat), remainder="passthrough"
+        ),
+        DecisionTreeClassifier(random_state=0),
+    ).fit(train[feats], train["salary-class"])
+
+
+def test_overfitted_model_leaks_membership(adult):
+    """A fully grown decision tree fitted on 2 000 Adult rows (the members), 4 000 rows it never
+    saw as the control set: advantage clearly positive, interval above 0."""
+    release, control = adult.iloc[:2000], adult.iloc[2000:]
+    model = _tree_pipeline(release)
+    res = membership_inference(adult, release, "salary-class", model=model, control=control)
     assert res["advantage"] > 0.15
     assert res["advantage_ci"][0] > 0.05
     assert res["auc"] > 0.58 and res["accuracy"] > 0.55
+    assert res["n_members"] == 2000 and res["n_controls"] == 4000
     # advantage = TPR − FPR on the balanced evaluation set = 2·(accuracy − 0.5)
     assert res["advantage"] == pytest.approx(2 * (res["accuracy"] - 0.5), abs=1e-9)
     assert res["loss_threshold"]["advantage"] > 0.1
@@ -44,59 +64,77 @@ def test_overfitted_tree_leaks_membership(adult):
     per = res["advantage_per_repeat"]
     t = stats.t.interval(0.95, len(per) - 1, loc=np.mean(per), scale=stats.sem(per))
     assert res["advantage_ci"] == pytest.approx(list(t))
-    again = membership_inference(adult, adult.iloc[:2000], "salary-class", target_model="tree")
+    again = membership_inference(adult, release, "salary-class", model=model, control=control)
     assert again["advantage_per_repeat"] == res["advantage_per_repeat"]  # seeded
 
 
-def test_regularised_model_does_not(adult):
-    """Strongly regularised logistic regression: the interval contains (or hugs) 0."""
-    res = membership_inference(adult, adult.iloc[:2000], "salary-class", target_model="logistic")
-    low, high = res["advantage_ci"]
-    assert low <= 0.02 and high >= -0.02
-    assert abs(res["advantage"]) < 0.05
-    assert res["auc"] < 0.56
+def test_a_model_needs_a_control_set(adult):
+    model = _tree_pipeline(adult.iloc[:500])
+    with pytest.raises(PolicyError, match="--control PATH, or --param control_share=F"):
+        membership_inference(adult, adult.iloc[:500], "salary-class", model=model)
+    # control_share: the control set is the share of the original split_control holds out
+    from privcheck.risk.synthetic import split_control
 
-
-def test_fitted_estimator_object(adult):
-    """A user's fitted pipeline (raw DataFrame in) is attacked the same way."""
-    from sklearn.compose import make_column_transformer
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import OneHotEncoder
-    from sklearn.tree import DecisionTreeClassifier
-
-    release = adult.iloc[:2000]
-    feats = [c for c in adult.columns if c != "salary-class"]
-    cat = [c for c in feats if c != "age"]
-    model = make_pipeline(
-        make_column_transformer(
-            (OneHotEncoder(handle_unknown="ignore"), cat), remainder="passthrough"
-        ),
-        DecisionTreeClassifier(random_state=0),
-    ).fit(release[feats], release["salary-class"])
-    res = membership_inference(adult, release, "salary-class", model=model, n_repeats=3)
-    assert res["advantage_ci"][0] > 0.05
+    members, _ = split_control(adult, 0.5, 4)
+    res = membership_inference(
+        adult,
+        members,
+        "salary-class",
+        model=_tree_pipeline(members),
+        control_share=0.5,
+        random_state=4,
+        n_repeats=2,
+    )
+    assert res["n_members"] == res["n_controls"] == 3000 and res["advantage_ci"][0] > 0
 
 
 def test_regularised_model_on_a_large_sample_includes_zero():
     """A fitted estimator as released: strongly regularised logistic regression (C = 0.01) on
-    15,000 Adult rows; the advantage interval includes 0 (seeded: the same figures again)."""
+    15,000 Adult rows, the other 15,162 as the control set; the advantage interval includes 0
+    (seeded: the same figures again)."""
     from sklearn.compose import make_column_transformer
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import OneHotEncoder
 
     full = pd.read_csv(ADULT, sep=";").sample(frac=1.0, random_state=1).reset_index(drop=True)
-    release = full.iloc[:15000]
+    release, control = full.iloc[:15000], full.iloc[15000:]
     feats = [c for c in full.columns if c != "salary-class"]
     model = make_pipeline(
         make_column_transformer((OneHotEncoder(handle_unknown="ignore"), feats)),
         LogisticRegression(C=0.01, max_iter=1000),
     ).fit(release[feats], release["salary-class"])
-    res = membership_inference(full, release, "salary-class", model=model, random_state=3)
+    kw = {"model": model, "control": control, "random_state": 3}
+    res = membership_inference(full, release, "salary-class", **kw)
     low, high = res["advantage_ci"]
     assert low < 0 < high
-    again = membership_inference(full, release, "salary-class", model=model, random_state=3)
+    again = membership_inference(full, release, "salary-class", **kw)
     assert again["advantage_per_repeat"] == res["advantage_per_repeat"]
+
+
+def test_best_threshold_and_auc_against_brute_force():
+    """The cross-fitting's threshold maximises TPR − FPR over every cut (brute force), and its
+    AUC is scikit-learn's."""
+    from sklearn.metrics import roc_auc_score
+
+    from privcheck.risk.membership import best_threshold, cross_fitted, rank_auc
+
+    rng = np.random.default_rng(8)
+    for _ in range(20):
+        member = rng.integers(0, 6, rng.integers(5, 40)).astype(float)
+        control = rng.integers(0, 6, rng.integers(5, 40)).astype(float)
+        t = best_threshold(member, control)
+        cuts = np.unique(np.concatenate([member, control, [np.inf]]))
+        gains = [(member >= c).mean() - (control >= c).mean() for c in cuts]
+        best = max(max(gains), 0.0)
+        got = (member >= t).mean() - (control >= t).mean()
+        assert got == pytest.approx(best)
+        truth = np.r_[np.ones(len(member)), np.zeros(len(control))]
+        assert rank_auc(member, control) == pytest.approx(
+            roc_auc_score(truth, np.r_[member, control])
+        )
+    res = cross_fitted(np.arange(100.0), np.arange(100.0) - 1000, 5, rng)  # separable
+    assert res["advantage"] == 1.0 and res["auc"] == 1.0 and res["accuracy"] == 1.0
 
 
 def test_true_label_probability():
@@ -125,18 +163,30 @@ def test_cli_json_and_bad_model(cli, tmp_path, adult):
     import skops.io
     from sklearn.svm import LinearSVC
 
-    orig, rel = tmp_path / "orig.csv", tmp_path / "rel.csv"
+    orig, rel, ctl = tmp_path / "orig.csv", tmp_path / "rel.csv", tmp_path / "ctl.csv"
     adult.iloc[:3000].to_csv(orig, index=False)
     adult.iloc[:1000].to_csv(rel, index=False)
+    adult.iloc[3000:5000].to_csv(ctl, index=False)
+    model = tmp_path / "tree.joblib"
+    joblib.dump(_tree_pipeline(adult.iloc[:1000]), model)
     pol = tmp_path / "p.yaml"
     pol.write_text(yaml.safe_dump({"attributes": {"age": {"role": "quasi_identifier"}}}))
-    base = ["risk", "--original", orig, "--masked", rel, "--policy", pol]
+    base = ["risk", "--original", orig, "--masked", rel, "--policy", pol, "--control", ctl]
     base += ["--attack", "membership-inference", "--param", "target=salary-class"]
-    out = cli(*base, "--param", "target_model=tree", "--param", "n_repeats=3", "--format", "json")
+    out = cli(
+        *base,
+        "--param",
+        f"model={model}",
+        "--trust-model-file",
+        "--param",
+        "n_repeats=3",
+        "--format",
+        "json",
+    )
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     figures = report["figures"]
-    for key in ("advantage", "advantage_ci", "auc", "accuracy", "loss_threshold"):
+    for key in ("advantage", "advantage_ci", "auc", "accuracy", "loss_threshold", "n_controls"):
         assert key in figures
     assert figures["advantage_ci"][0] <= figures["advantage"] <= figures["advantage_ci"][1]
     for key in ("advantage", "advantage_ci", "auc", "accuracy"):  # the contract's top level

@@ -58,6 +58,7 @@ def files(tmp_path_factory):
     full = pd.read_csv(ADULT, sep=";").sample(3000, random_state=0).reset_index(drop=True)
     full.to_csv(folder / "orig.csv", index=False)
     full.iloc[:1000].to_csv(folder / "rel.csv", index=False)
+    full.iloc[1000:].to_csv(folder / "ctl.csv", index=False)  # the control set: never trained on
     (folder / "p.yaml").write_text(
         yaml.safe_dump({"attributes": {"age": {"role": "quasi_identifier"}}})
     )
@@ -81,6 +82,8 @@ def _risk(cli, folder: Path, model: Path, *extra):
         folder / "rel.csv",
         "--policy",
         folder / "p.yaml",
+        "--control",
+        folder / "ctl.csv",
         "--attack",
         "membership-inference",
         "--param",
@@ -209,7 +212,10 @@ def test_skops_model_gives_the_figures_of_the_same_model_as_a_trusted_pickle(cli
     assert ra["figures"]["target_model"] == "Pipeline" and ra["figures"]["n_members"] == 1000
     # and the library computes the same from the fitted object itself, on the files as read
     orig, rel = read_table(folder / "orig.csv"), read_table(folder / "rel.csv")
-    direct = membership_inference(orig, rel, TARGET, model=model, n_repeats=2, random_state=5)
+    ctl = read_table(folder / "ctl.csv")
+    direct = membership_inference(
+        orig, rel, TARGET, model=model, control=ctl, n_repeats=2, random_state=5
+    )
     assert direct["advantage_per_repeat"] == ra["figures"]["advantage_per_repeat"]
 
 
@@ -228,7 +234,10 @@ def test_skops_file_with_untrusted_types_is_refused_naming_them(cli, tmp_path, f
     ok = _risk(cli, folder, path, "--trust-model-file", "--seed", "1", "--format", "json")
     assert ok.returncode == 0, ok.stderr
     orig, rel = read_table(folder / "orig.csv"), read_table(folder / "rel.csv")
-    direct = membership_inference(orig, rel, TARGET, model=model, n_repeats=2, random_state=1)
+    ctl = read_table(folder / "ctl.csv")
+    direct = membership_inference(
+        orig, rel, TARGET, model=model, control=ctl, n_repeats=2, random_state=1
+    )
     figures = json.loads(ok.stdout)["figures"]
     assert figures["advantage_per_repeat"] == direct["advantage_per_repeat"]
     assert figures["loss_threshold"] == direct["loss_threshold"]

@@ -133,6 +133,9 @@ CASES: dict[str, dict[str, Any]] = {
     "uniqueness": {},
     "interval-disclosure": {"p": 5},
     "membership-inference": {"target": "salary-class", "n_repeats": 2},
+    "singling-out": {"n_attacks": 50},
+    "linkability": {"n_attacks": 50},
+    "inference": {"n_attacks": 50},
     "ddmbar": {"target": "salary-class"},
     "release-intersection": {},
 }
@@ -150,10 +153,15 @@ def test_no_attack_writes_the_seed(attack):
     the value appears in none of the three formats, and the reports are reproducible."""
     measure = risk_registry()[attack]
     params = dict(CASES[attack])
-    policy, others, records = None, None, "40"
-    if attack in ("membership-inference", "ddmbar"):
+    policy, others, records, control = None, None, "40", None
+    if attack in ("membership-inference", "singling-out", "linkability", "inference"):
+        adult = _adult()  # a synthetic table copying its members, against a control set
+        original, release, control = adult.iloc[:300], adult.iloc[:300], adult.iloc[300:600]
+        qis = ["age", "sex", "race", "education"]
+        policy = {"attributes": {"salary-class": {"role": "sensitive"}}}
+    elif attack == "ddmbar":
         original = _adult()
-        release = original.iloc[:200] if attack == "membership-inference" else original
+        release = original
         qis = ["age"]
     elif attack == "release-intersection":
         rng = np.random.default_rng(3)
@@ -181,6 +189,7 @@ def test_no_attack_writes_the_seed(attack):
             seed=seed,
             others=others,
             policy=policy,
+            control=control,
         )
 
     first = run({}, SEED)

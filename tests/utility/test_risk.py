@@ -13,7 +13,8 @@ import pytest
 
 import privcheck
 from privcheck.policy import parse_policy
-from privcheck.utility.risk import DEFAULT_THRESHOLD, release_verdict, risk_threshold
+from privcheck.risk.prosecutor import DEFAULT_THRESHOLD
+from privcheck.utility.risk import release_verdict, risk_threshold
 
 QIS = ["zip", "age", "sex"]
 
