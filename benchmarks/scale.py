@@ -74,9 +74,9 @@ def current_rss_mb() -> float:
     return psutil.Process().memory_info().rss / 2**20
 
 
-def write_parquet(n: int, path: Path, seed: int = 0) -> None:
+def write_parquet(n: int, path: Path, seed: int = 0, row_group_size: int = CHUNK) -> None:
     """N rows resampled from Adult, written in 1 M-row groups (plain strings, no dictionary
-    types, so neither reader gets categories for free)."""
+    types, so neither reader gets categories for free); ``row_group_size`` smaller for more."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -89,7 +89,7 @@ def write_parquet(n: int, path: Path, seed: int = 0) -> None:
     with pq.ParquetWriter(path, adult.schema) as writer:
         for start in range(0, n, CHUNK):
             take = rng.integers(0, adult.num_rows, min(CHUNK, n - start))
-            writer.write_table(adult.take(pa.array(take)), row_group_size=CHUNK)
+            writer.write_table(adult.take(pa.array(take)), row_group_size=row_group_size)
 
 
 def comparable(report: dict) -> dict:

@@ -43,10 +43,12 @@ def anonymize(
     two cannot be combined into finer classes. ``progress(done, total)`` is called as the search
     resolves lattice nodes.
 
-    ``data`` may also be an engine frame: a PySpark DataFrame is anonymized in Spark (class
-    table from Spark, search here, release as a Spark DataFrame, not shuffled; at most
-    ``max_groups`` combinations come back, else Spark generalizes first — see
-    ``privcheck.engines.generalize``); polars, pyarrow and DuckDB frames are collected to pandas.
+    ``data`` may also be an engine frame: a PySpark DataFrame is anonymized in Spark by
+    ``auto``, the full-domain searches, ``mondrian`` and ``local-suppression`` (class table
+    from Spark, plan here, release written in Spark by joining the plan's mapping back, as a
+    Spark DataFrame, not shuffled; at most ``max_groups`` combinations come back, else Spark
+    generalizes first for the full-domain searches — see ``privcheck.engines.generalize``);
+    polars, pyarrow and DuckDB frames are collected to pandas.
 
     Raises ``PolicyError`` when the policy cannot be satisfied (saying why) and ``DataError`` when
     the data does not fit the policy.
@@ -62,8 +64,6 @@ def anonymize(
         from privcheck.engines.generalize import anonymize_engine, is_spark, to_pandas
 
         if is_spark(data):
-            if algorithm == "auto":  # the candidate that runs in Spark today
-                anonymizer = registry["mingen"]()
             return anonymize_engine(
                 data,
                 policy,

@@ -27,13 +27,14 @@ the best of what the user could have had by trying each of them.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import pandas as pd
 
 from privcheck.anonymizers.base import Anonymizer, Plan, check_possible
 from privcheck.anonymizers.problem import Progress
-from privcheck.encoding import encode
+from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.plugins import anonymizer_registry, model_registry
@@ -68,6 +69,7 @@ class Auto(Anonymizer):
     name = "auto"
     summary = "run mingen, mondrian, local suppression (and safepub) and write the least loss"
     mechanisms: ClassVar[frozenset[str]] = frozenset({"differential-privacy"})
+    engine_release: ClassVar[bool] = True
 
     def __init__(self, **params: Any) -> None:
         """Parameters go to the candidates that take them (``relaxed`` to mondrian, ``polish``
@@ -100,7 +102,41 @@ class Auto(Anonymizer):
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
         started = time.perf_counter()
-        encoded = encode(data, policy)
+        return self.run(
+            data,
+            policy,
+            encoded=encode(data, policy),
+            write=lambda plan: plan.release(),
+            seed=seed,
+            keep_order=keep_order,
+            previous=previous,
+            progress=progress,
+            started=started,
+        )
+
+    def run(
+        self,
+        data: pd.DataFrame,
+        policy: Policy,
+        *,
+        encoded: EncodedTable,
+        write: Callable[[Plan], tuple[Any, AnonymizationReport]],
+        seed: int | None = None,
+        keep_order: bool = False,
+        previous: dict[str, int] | None = None,
+        progress: Progress | None = None,
+        engine: bool = False,
+        lower: tuple[int, ...] | None = None,
+        started: float | None = None,
+    ) -> tuple[Any, AnonymizationReport]:
+        """Plan every candidate on ``encoded``, and ``write`` the best plan's release (the next
+        best when a release cannot be written as planned). In process ``write`` is
+        ``plan.release()``; an engine (``engine``: ``data`` and ``encoded`` are its counts)
+        joins the plan's mapping back onto its rows — candidates that release in process only
+        are then not tried, nor, when the engine generalized the rows first (to node
+        ``lower``), those that need the ground values."""
+        if started is None:
+            started = time.perf_counter()
         check_possible(encoded, policy)  # bad input is bad for every candidate: say it once
         metric = comparison_metric(policy)
         searched = (
@@ -115,6 +151,8 @@ class Auto(Anonymizer):
                 continue
             row: dict[str, Any] = {"algorithm": name, "metric": metric}
             reason = applies_to(name, policy)
+            if reason is None and engine:
+                reason = engine_reason(registry[name], lower)
             if reason is None:
                 try:
                     candidate = self.candidate(name)
@@ -127,6 +165,7 @@ class Auto(Anonymizer):
                         keep_order=keep_order,
                         previous=previous,  # (only full-domain searches take one)
                         progress=progress if name == "mingen" else None,
+                        **({"lower": lower} if lower is not None else {}),
                     )
                 except PolicyError as exc:  # it cannot guarantee this policy: say why
                     reason = str(exc)
@@ -159,7 +198,12 @@ class Auto(Anonymizer):
                 )
             rows.append(row)
         if not plans:
-            tried = [r for r in rows if applies_to(r["algorithm"], policy) is None]
+            tried = [
+                r
+                for r in rows
+                if applies_to(r["algorithm"], policy) is None
+                and not (engine and engine_reason(registry[r["algorithm"]], lower))
+            ]
             reasons = {r["excluded_reason"] for r in tried}
             if len(reasons) == 1:  # every candidate refused for the same reason: that reason
                 raise PolicyError(reasons.pop())
@@ -171,7 +215,7 @@ class Auto(Anonymizer):
         )
         for chosen in ranked:
             try:
-                release, report = plans[chosen].release()
+                release, report = write(plans[chosen])
                 break
             except PolicyError as exc:  # its release cannot be written as planned: the next
                 row = next(r for r in rows if r["algorithm"] == chosen)
@@ -195,6 +239,24 @@ class Auto(Anonymizer):
             )
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
+
+
+def engine_reason(cls: type[Anonymizer], lower: tuple[int, ...] | None) -> str | None:
+    """Why a candidate is not tried on an engine frame (None: it is)."""
+    from privcheck.anonymizers.base import GeneralizationAnonymizer
+
+    if not cls.engine_release:
+        return (
+            f"{cls.name} needs the rows in process; it does not run on an engine frame "
+            "(collect the frame to pandas to try it)"
+        )
+    if lower is not None and not issubclass(cls, GeneralizationAnonymizer):
+        return (
+            f"{cls.name} needs the ground values, but the class table had more combinations "
+            "than max_groups, so the engine generalized the rows first (raise max_groups to "
+            "try it)"
+        )
+    return None
 
 
 @hookimpl

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from privcheck.anonymizers.mapping import NodeMapping, node_mapping
 from privcheck.anonymizers.problem import NodeOutcome, Progress, SearchProblem, SearchResult
 from privcheck.anonymizers.release import (
     materialise,
@@ -62,6 +63,26 @@ class Plan:
     #: records per released class when a class's size as read differs from its records
     #: (``suppressed_cells: wildcard``: a class reads as its compatible records)
     class_records: np.ndarray | None = None
+    #: for an engine that holds the rows (``privcheck.engines.generalize``): what the release
+    #: shows for each distinct combination of the encoded table (``anonymizers.mapping``), for
+    #: the engine to join back; None when the algorithm releases in process only
+    mapping: Callable[[], Any] | None = None
+    #: the report of the release an engine wrote from ``mapping`` (``EngineRelease``)
+    engine_report: Callable[[EngineRelease], AnonymizationReport] | None = None
+
+
+@dataclass(eq=False)
+class EngineRelease:
+    """What an engine says about the release it wrote from a plan's ``mapping``: its re-check
+    (the ordinary check, run in the engine), the source's columns it left out, whether the
+    class table held the ground values (False when the engine generalized the rows first: the
+    input's risk is then unknown), and the changed cells it counted
+    (``CombinationMapping.count_changed``)."""
+
+    check: Report
+    removed: list[str]
+    ground: bool = True
+    changed_cells: int | None = None
 
 
 class Anonymizer:
@@ -80,6 +101,9 @@ class Anonymizer:
     #: models that are properties of the mechanism (``target == "mechanism"``, e.g.
     #: differential privacy) which this anonymizer enforces; it refuses the others
     mechanisms: ClassVar[frozenset[str]] = frozenset()
+    #: whether its plans carry a ``mapping`` an engine can join back (``Plan.mapping``): the
+    #: anonymizer then runs on a Spark frame without the rows leaving Spark
+    engine_release: ClassVar[bool] = False
 
     def __init__(self, **params: Any) -> None:
         unknown = sorted(set(params) - set(self.defaults()))
@@ -215,6 +239,8 @@ class Choice:
 class GeneralizationAnonymizer(PlannedAnonymizer):
     """A full-domain generalization search with suppression (ARX semantics)."""
 
+    engine_release: ClassVar[bool] = True
+
     #: whether the search is guaranteed to return the optimum by the policy's metric
     optimal: ClassVar[bool] = True
     #: whether the search keeps per-node arrays over the whole lattice (bounded in size)
@@ -277,12 +303,14 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
         keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
+        lower: Sequence[int] | None = None,
     ) -> Plan:
-        """Search the lattice (on class tables only); the release is written by ``release``."""
+        """Search the lattice (on class tables only); the release is written by ``release``
+        (or, by an engine, from ``mapping``). ``lower``: see ``choose``."""
         started = time.perf_counter()
         if encoded is None:
             encoded = encode(data, policy)
-        choice = self.choose(encoded, policy, previous=previous, progress=progress)
+        choice = self.choose(encoded, policy, previous=previous, progress=progress, lower=lower)
         keep = None if choice.outcome.clean else choice.kept_classes
         metrics = all_metrics(choice.table, keep)
         n_kept = int(choice.table.sizes[choice.kept_classes].sum())
@@ -294,6 +322,30 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
                 data, encoded, choice, policy, seed=seed, keep_order=keep_order, started=started
             )
 
+        def mapping() -> NodeMapping:
+            return node_mapping(
+                data, encoded, choice.node, choice.table, choice.kept_classes, policy
+            )
+
+        def engine_report(engine: EngineRelease) -> AnonymizationReport:
+            star = policy.suppressed_records == "star"
+            report = self.make_report(
+                choice,
+                encoded,
+                policy,
+                check=engine.check,
+                n_released_rows=encoded.n_records if star else n_kept,
+                removed=engine.removed,
+                seed_given=False,
+                keep_order=True,
+            )
+            before = None
+            if engine.ground:
+                before = ground_classes(encoded, policy, data, choice.problem.evaluator.root)
+            attach_risk(report, policy, before)
+            report.elapsed_seconds = round(time.perf_counter() - started, 4)
+            return report
+
         return Plan(
             algorithm=self.name,
             metrics=metrics,
@@ -303,6 +355,8 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
             class_sizes=choice.table.sizes[choice.kept_classes],
             seconds=planned,
             release=release,
+            mapping=mapping,
+            engine_report=engine_report,
         )
 
     def release_choice(

@@ -74,7 +74,14 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.base import Plan, PlannedAnonymizer, check_possible
+from privcheck.anonymizers.base import EngineRelease, Plan, PlannedAnonymizer, check_possible
+from privcheck.anonymizers.mapping import (
+    RAW,
+    WRITTEN,
+    CombinationMapping,
+    combination_mapping,
+    row_classes,
+)
 from privcheck.anonymizers.release import materialise, recheck, removed_columns
 from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import SUPPRESSED, suppression_limit_records
@@ -83,7 +90,7 @@ from privcheck.encoding import EncodedTable, encode, string_labels
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.policy import Policy
-from privcheck.report import AnonymizationReport
+from privcheck.report import AnonymizationReport, Report
 from privcheck.wildcard import star_codes
 
 
@@ -92,6 +99,7 @@ class LocalSuppression(PlannedAnonymizer):
     summary = "blank the fewest quasi-identifier cells ('*') so k-anonymity holds"
     #: the models blanking cells can enforce
     enforced: ClassVar[frozenset[str]] = frozenset({"k-anonymity"})
+    engine_release: ClassVar[bool] = True
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
@@ -131,8 +139,11 @@ class LocalSuppression(PlannedAnonymizer):
         prob, units = solve(
             table, k, importance, star_mode=star_mode, limit=limit, polish_rounds=polish_rounds
         )
-        mask, full_rows = record_mask(table, prob, units)
-        n_full = int(full_rows.sum())
+        blanked = unit_blanks(prob, units)  # units × quasi-identifiers: cells blanked
+        per = {n: int(units.sizes @ blanked[:, j]) for j, n in enumerate(encoded.qi_names)}
+        n_blanked = sum(per.values())
+        full_units = units.pat == prob.full if prob.m else np.zeros(len(units.sizes), bool)
+        n_full = int(units.sizes[full_units].sum())
         if policy.suppressed_records == "star" and n_full > limit:
             raise PolicyError(
                 f"local suppression must blank every quasi-identifier of {n_full} records, which "
@@ -142,10 +153,58 @@ class LocalSuppression(PlannedAnonymizer):
             )
         wildcard = policy.suppressed_cells == "wildcard"
         metrics = release_metrics(table, prob, units, wildcard=wildcard)
+        per_attribute = blanked_loss_by_attribute(table, prob, units)
         gsize, effective, n_sup = released_classes(prob, units, wildcard=wildcard)
+
+        def report(
+            check: Report,
+            n_suppressed: int,
+            n_rows: int,
+            changed: int,
+            removed: list[str],
+            utility: Any,
+            *,
+            ground: bool = True,
+            engine: bool = False,
+        ) -> AnonymizationReport:
+            """The report of a release, made here (``release``) or by an engine (not shuffled:
+            no seed, the engine's row order)."""
+            out = AnonymizationReport(
+                algorithm=self.name,
+                parameters={
+                    **self.params,
+                    "importance": [encoded.qi_names[j] for j in np.argsort(-importance)],
+                    "k": k,
+                    "models": [{"model": m.model, **m.params()} for m in policy.models],
+                    "suppression_limit": policy.suppression_limit,
+                    "suppression_limit_records": limit,
+                    "suppressed_records": policy.suppressed_records,
+                    "suppressed_cells_semantics": policy.suppressed_cells,
+                    "seed_given": seed is not None and not engine,
+                    "keep_order": keep_order or engine,
+                },
+                quasi_identifiers=encoded.qi_names,
+                node={n: int(v) for n, v in zip(encoded.qi_names, node, strict=True)},
+                n_records=encoded.n_records,
+                n_kept=encoded.n_records - n_suppressed,
+                n_suppressed=n_suppressed,
+                n_released_rows=n_rows,
+                removed_columns=removed,
+                metrics=metrics,
+                loss_by_attribute=per_attribute,
+                suppressed_cells={"per_attribute": per, "total": n_blanked},
+                changed_cells=changed,
+                check=check,
+                utility=utility,
+            )
+            before = ground_classes(encoded, policy, data, table) if ground else None
+            attach_risk(out, policy, before)
+            out.elapsed_seconds = round(time.perf_counter() - started, 4)
+            return out
 
         def release() -> tuple[pd.DataFrame, AnonymizationReport]:
             """The blanked release, re-checked from what is written, and its report."""
+            mask, full_rows = record_mask(table, prob, units)
             kept = np.ones(encoded.n_records, dtype=bool)
             frame, _ = materialise(data, encoded, node, kept, policy, keep_order=True, table=table)
             frame = blank(frame, encoded, mask)
@@ -161,50 +220,40 @@ class LocalSuppression(PlannedAnonymizer):
                 frame = frame.take(rows).reset_index(drop=True)
                 suppressed = suppressed[rows]
             check = recheck(frame, suppressed, policy)
-            per = {n: int(mask[:, j].sum()) for j, n in enumerate(encoded.qi_names)}
             n_suppressed = int(suppressed.sum())
-            report = AnonymizationReport(
-                algorithm=self.name,
-                parameters={
-                    **self.params,
-                    "importance": [encoded.qi_names[j] for j in np.argsort(-importance)],
-                    "k": k,
-                    "models": [{"model": m.model, **m.params()} for m in policy.models],
-                    "suppression_limit": policy.suppression_limit,
-                    "suppression_limit_records": limit,
-                    "suppressed_records": policy.suppressed_records,
-                    "suppressed_cells_semantics": policy.suppressed_cells,
-                    "seed_given": seed is not None,
-                    "keep_order": keep_order,
-                },
-                quasi_identifiers=encoded.qi_names,
-                node={n: int(v) for n, v in zip(encoded.qi_names, node, strict=True)},
-                n_records=encoded.n_records,
-                n_kept=encoded.n_records - n_suppressed,
-                n_suppressed=n_suppressed,
-                n_released_rows=len(frame),
-                removed_columns=removed_columns(data, policy),
-                metrics=metrics,
-                suppressed_cells={"per_attribute": per, "total": int(mask.sum())},
-                changed_cells=changed,
-                check=check,
-                utility=utility,
-            )
-            attach_risk(report, policy, ground_classes(encoded, policy, data, table))
-            report.loss_by_attribute = blanked_loss_by_attribute(table, prob, units)
-            report.elapsed_seconds = round(time.perf_counter() - started, 4)
-            return frame, report
+            removed = removed_columns(data, policy)
+            return frame, report(check, n_suppressed, len(frame), changed, removed, utility)
+
+        def mapping() -> CombinationMapping:
+            """Per class at the node: the blanked rows its records take in turn."""
+            rows = table.record_class
+            if rows is None:  # an engine's counts: the class of every aggregated row
+                rows = row_classes(encoded, node)
+            return blanking_mapping(data, encoded, table, prob, units, rows, blanked, star_mode)
+
+        def engine_report(engine: EngineRelease) -> AnonymizationReport:
+            n_suppressed = n_full if star_mode else 0
+            changed = engine.changed_cells
+            if changed is None:
+                raise RuntimeError("the engine did not count the changed cells")  # pragma: no cover
+            n = encoded.n_records
+            return report(
+                engine.check, n_suppressed, n, changed, engine.removed, None,
+                ground=engine.ground, engine=True,
+            )  # fmt: skip
 
         return Plan(
             algorithm=self.name,
             metrics=metrics,
             n_classes=len(gsize),
             n_suppressed=n_sup,
-            suppressed_cells=int(mask.sum()),  # (a suppressed record's cells are blanked)
+            suppressed_cells=n_blanked,  # (a suppressed record's cells are blanked)
             class_sizes=np.asarray(effective, dtype=np.int64),
             class_records=np.asarray(gsize, dtype=np.int64),
             seconds=time.perf_counter() - started,
             release=release,
+            mapping=mapping,
+            engine_report=engine_report,
         )
 
     def required_k(self, policy: Policy) -> int:
@@ -461,6 +510,120 @@ def record_mask(table: ClassTable, prob: Problem, units: Units) -> tuple[np.ndar
     full_rows = record_pat == prob.full
     record_pat &= ~prob.already[rc]
     return ((record_pat[:, None] >> np.arange(m, dtype=np.int64)) & 1).astype(bool), full_rows
+
+
+def unit_blanks(prob: Problem, units: Units) -> np.ndarray:
+    """Units × quasi-identifiers: the cells each unit's records blank (cells already ``*`` at
+    the node left out) — ``record_mask`` per unit instead of per record."""
+    blank_pat = units.pat & ~prob.already[units.parent]
+    return ((blank_pat[:, None] >> np.arange(prob.m, dtype=np.int64)) & 1).astype(bool)
+
+
+def released_label_columns(
+    table: ClassTable, units: Units, blanked: np.ndarray, prob: Problem
+) -> dict[str, np.ndarray]:
+    """Per quasi-identifier, the value each unit's records are written with — exactly as
+    ``materialise`` then ``blank`` write it: the node's label, ``*`` for a blanked cell; the
+    labels as strings when the column mixes them with strings or has a blanked cell, else the
+    labels as they are (ground numbers stay numbers)."""
+    out = {}
+    bits = ((units.pat[:, None] >> np.arange(prob.m, dtype=np.int64)) & 1).astype(bool)
+    live = units.sizes > 0
+    for j, (col, level) in enumerate(zip(table.encoded.quasi_identifiers, table.node, strict=True)):
+        labels = np.asarray(col.levels.labels[level], dtype=object)
+        strings = [type(v) is str for v in labels]
+        # mixed labels (materialise), or a blanked cell beside labels that are no strings
+        if not all(strings) and (any(strings) or blanked[live, j].any()):
+            labels = string_labels(labels)
+        code = np.minimum(units.keys[:, j], len(labels) - 1)  # (a '*' without label: blanked)
+        out[col.name] = np.where(bits[:, j], SUPPRESSED, labels[code]).astype(object)
+    return out
+
+
+def blanking_mapping(
+    data: pd.DataFrame,
+    encoded: EncodedTable,
+    table: ClassTable,
+    prob: Problem,
+    units: Units,
+    row_class: np.ndarray,
+    blanked: np.ndarray,
+    star_mode: bool,
+) -> CombinationMapping:
+    """The release as a ``CombinationMapping``: a group per class at the node (keyed by the
+    ground quasi-identifiers), whose records take its units in turn, as ``record_mask`` spreads
+    them over the records in input order. The changed cells are counted here when they do not
+    depend on which records a unit takes, else left to the engine (``count_changed``)."""
+    released = released_label_columns(table, units, blanked, prob)
+    full = units.pat == prob.full if prob.m else np.zeros(len(units.sizes), bool)
+    # a check of a release entirely '*' judges it as one class, suppressed records included
+    starred_kept = bool(star_mode and prob.m and full[units.sizes > 0].all())
+    mapping = combination_mapping(
+        data,
+        list(encoded.qi_names),
+        row_class,
+        units.parent,
+        units.sizes,
+        released,
+        starred_kept=starred_kept,
+    )
+    weights = np.ones(len(row_class), np.int64) if encoded.weights is None else encoded.weights
+    live = np.flatnonzero(units.sizes > 0)
+    total, ambiguous = 0, False
+    raw_of: dict[str, np.ndarray] = {}
+    written_of: dict[str, np.ndarray] = {}
+    for name in encoded.qi_names:
+        raw = string_labels(data[name].to_numpy(dtype=object))
+        written = string_labels(released[name][live])
+        raw_of[name], written_of[name] = raw, written
+        count, clear = _changed(row_class, raw, weights, units.parent[live], written,
+                                units.sizes[live])  # fmt: skip
+        total += count
+        ambiguous |= not clear
+    if not ambiguous:
+        mapping.changed_cells = total
+        return mapping
+    mapping.count_changed = True  # the engine compares these strings row by row
+    order = np.argsort(units.parent[live], kind="stable")  # (the units' order in the mapping)
+    for name in encoded.qi_names:
+        mapping.groups[RAW + name] = raw_of[name][mapping.key_rows]
+        mapping.units[WRITTEN + name] = written_of[name][order]
+    return mapping
+
+
+def _changed(
+    row_class: np.ndarray,
+    raw: np.ndarray,
+    weights: np.ndarray,
+    unit_class: np.ndarray,
+    written: np.ndarray,
+    sizes: np.ndarray,
+) -> tuple[int, bool]:
+    """Changed cells of one quasi-identifier: Σ over records of (input ≠ written), and whether
+    it is known without knowing which records of a class each unit takes — it is when a class's
+    units all write the same value, or its records all hold the same value, or none of its
+    records holds any value its units write."""
+    rows = pd.DataFrame({"c": row_class, "v": raw, "w": weights})
+    us = pd.DataFrame({"c": unit_class, "v": written, "w": sizes})
+    n_written = us.groupby("c")["v"].nunique()
+    n_raw = rows.groupby("c")["v"].nunique()
+    one_written = n_written[n_written == 1].index
+    one_raw = n_raw[n_raw == 1].index
+    # (a) one written value per class: each row's records against it
+    a = rows[rows["c"].isin(one_written)]
+    target = us.drop_duplicates("c").set_index("c")["v"]
+    total = int(a["w"].to_numpy() @ (a["v"].to_numpy() != target.reindex(a["c"]).to_numpy()))
+    # (b) one input value per class: each unit's records against it
+    b = us[~us["c"].isin(one_written) & us["c"].isin(one_raw)]
+    value = rows.drop_duplicates("c").set_index("c")["v"]
+    total += int(b["w"].to_numpy() @ (b["v"].to_numpy() != value.reindex(b["c"]).to_numpy()))
+    # (c) the rest: every record changed unless an input value is among the written ones
+    rest = us[~us["c"].isin(one_written) & ~us["c"].isin(one_raw)]
+    if rest.empty:
+        return total, True
+    meet = rows[rows["c"].isin(rest["c"])].merge(rest[["c", "v"]].drop_duplicates(), on=["c", "v"])
+    total += int(rest["w"].sum())
+    return total, meet.empty
 
 
 def first_stage(prob: Problem) -> np.ndarray:

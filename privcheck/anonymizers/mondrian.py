@@ -42,12 +42,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.base import Plan, PlannedAnonymizer, check_possible
+from privcheck.anonymizers.base import EngineRelease, Plan, PlannedAnonymizer, check_possible
+from privcheck.anonymizers.mapping import CombinationMapping, combination_mapping, row_classes
 from privcheck.anonymizers.problem import Progress
 from privcheck.anonymizers.release import release_policy, removed_columns, starred_kept_records
 from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
@@ -520,6 +521,7 @@ def partition_loss_by_attribute(
 class Mondrian(PlannedAnonymizer):
     name = "mondrian"
     summary = "multidimensional local recoding (LeFevre et al. 2006): ranges and hierarchy nodes"
+    engine_release: ClassVar[bool] = True
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
@@ -599,6 +601,46 @@ class Mondrian(PlannedAnonymizer):
         }
         per_attribute = partition_loss_by_attribute(pdims, part, n_parts, pieces.weight)
 
+        def report(
+            check: Report,
+            n_rows: int,
+            removed: list[str],
+            utility: Any,
+            *,
+            ground: bool = True,
+            engine: bool = False,
+        ) -> AnonymizationReport:
+            """The report of a release, made here (``release``) or by an engine (not shuffled:
+            no seed, the engine's row order)."""
+            out = AnonymizationReport(
+                algorithm=self.name,
+                parameters={
+                    **self.params,
+                    "models": [{"model": m.model, **m.params()} for m in policy.models],
+                    "seed_given": seed is not None and not engine,
+                    "keep_order": keep_order or engine,
+                    "numeric": [d.name for d in dims if d.numeric],
+                },
+                quasi_identifiers=encoded.qi_names,
+                node=None,
+                n_records=n,
+                n_kept=n,
+                n_suppressed=0,
+                n_released_rows=n_rows,
+                removed_columns=removed,
+                metric=None,
+                metrics=metrics,
+                loss_by_attribute=per_attribute,
+                nodes_evaluated=evaluated,
+                check=check,
+                search_seconds=round(search_seconds, 4),
+                utility=utility,
+            )
+            before = ground_classes(encoded, policy, data, table) if ground else None
+            attach_risk(out, policy, before)
+            out.elapsed_seconds = round(time.perf_counter() - started, 4)
+            return out
+
         def release() -> tuple[pd.DataFrame, AnonymizationReport]:
             """The partitions' labels for every record, re-checked, and the report."""
             assert table.record_class is not None
@@ -615,33 +657,41 @@ class Mondrian(PlannedAnonymizer):
             check = recheck_partitions(
                 data, encoded, labels, record_part, policy, len(frame), relaxed
             )
-            report = AnonymizationReport(
-                algorithm=self.name,
-                parameters={
-                    **self.params,
-                    "models": [{"model": m.model, **m.params()} for m in policy.models],
-                    "seed_given": seed is not None,
-                    "keep_order": keep_order,
-                    "numeric": [d.name for d in dims if d.numeric],
-                },
-                quasi_identifiers=encoded.qi_names,
-                node=None,
-                n_records=n,
-                n_kept=n,
-                n_suppressed=0,
-                n_released_rows=len(frame),
-                removed_columns=removed_columns(data, policy),
-                metric=None,
-                metrics=metrics,
-                nodes_evaluated=evaluated,
-                check=check,
-                search_seconds=round(search_seconds, 4),
-                utility=utility,
+            removed = removed_columns(data, policy)
+            return frame, report(check, len(frame), removed, utility)
+
+        def mapping() -> CombinationMapping:
+            """Per class (strict) or per unit — class and sensitive values — (relaxed): the
+            labels of the partitions its records fill in turn; refused, as ``release`` refuses
+            it, when the released rows would fail a check (checked here, on the pieces)."""
+            rows = table.record_class
+            if rows is None:  # an engine's counts: the class of every aggregated row
+                rows = row_classes(encoded, table.node)
+            if record_unit is None:  # strict: the pieces are the classes
+                entry_rows, entry_part = np.arange(len(rows)), part[rows]
+                counts = encoded.weights
+                keys, row_group = list(encoded.qi_names), rows
+            else:  # relaxed: the pieces are (parts of) units; a unit's rows share its codes
+                unit_row = first_rows(record_unit, int(record_unit.max()) + 1)
+                entry_rows, entry_part = unit_row[pieces.unit], part
+                counts = pieces.weight
+                keys = [*encoded.qi_names, *encoded.sensitive]
+                row_group = record_unit
+            recheck_partitions(
+                data, encoded, labels, entry_part, policy, n, relaxed,
+                rows=entry_rows, counts=counts,
+            )  # fmt: skip
+            return combination_mapping(
+                data,
+                keys,
+                row_group,
+                pieces.unit,
+                pieces.weight,
+                {name: np.asarray(lab, dtype=object)[part] for name, lab in labels.items()},
             )
-            attach_risk(report, policy, ground_classes(encoded, policy, data, table))
-            report.loss_by_attribute = per_attribute
-            report.elapsed_seconds = round(time.perf_counter() - started, 4)
-            return frame, report
+
+        def engine_report(engine: EngineRelease) -> AnonymizationReport:
+            return report(engine.check, n, engine.removed, None, ground=engine.ground, engine=True)
 
         return Plan(
             algorithm=self.name,
@@ -652,6 +702,8 @@ class Mondrian(PlannedAnonymizer):
             class_sizes=csizes[csizes > 0].astype(np.int64),
             seconds=time.perf_counter() - started,
             release=release,
+            mapping=mapping,
+            engine_report=engine_report,
         )
 
 
@@ -661,25 +713,28 @@ def initial_pieces(
     """The pieces partitioning starts from, and (relaxed) the unit of every record.
 
     Strict: one piece per class. Relaxed: one per class and combination of sensitive values
-    (the records of a unit are interchangeable, so a cut may divide a unit by weight)."""
+    (the records of a unit are interchangeable, so a cut may divide a unit by weight). For an
+    engine's counts (weighted rows) a "record" is an aggregated row, weighing its count."""
     n = table.n_classes
     if not relaxed:
         every = np.arange(n)
         return Pieces(every, table.sizes.astype(np.int64), every), None
-    assert table.record_class is not None
-    columns, cards = [table.record_class], [max(n, 1)]
+    record_class = table.record_class
+    if record_class is None:  # an engine's counts: no record numbers, classes of the rows
+        record_class = row_classes(encoded, table.node)
+    columns, cards = [record_class], [max(n, 1)]
     for col in encoded.sensitive.values():
         columns.append(col.codes)
         cards.append(col.cardinality())
     record_unit, n_units = group(columns, cards)
     first = first_rows(record_unit, n_units)
-    weight = np.bincount(record_unit, minlength=n_units).astype(np.int64)
+    weight = np.bincount(record_unit, weights=encoded.weights, minlength=n_units).astype(np.int64)
     sensitive = {
         name: (col.codes[first].astype(np.int64), col.cardinality())
         for name, col in encoded.sensitive.items()
     }
     units = np.arange(n_units)
-    return Pieces(units, weight, table.record_class[first], sensitive), record_unit
+    return Pieces(units, weight, record_class[first], sensitive), record_unit
 
 
 def record_pieces(
@@ -747,21 +802,29 @@ def recheck_partitions(
     policy: Policy,
     n_rows: int,
     relaxed: bool = False,
+    *,
+    rows: np.ndarray | None = None,
+    counts: np.ndarray | None = None,
 ) -> Report:
     """Check the release as ``privcheck check`` reads it, from its distinct rows (released
-    labels + sensitive values, with counts), as ``recheck_codes`` does; raise if it fails."""
+    labels + sensitive values, with counts), as ``recheck_codes`` does; raise if it fails.
+
+    ``record_part`` is the partition of every record; or, with ``rows`` and ``counts``, of
+    entries standing for ``counts`` records each, whose sensitive values are those of row
+    ``rows`` of ``data`` (an engine's counts: pieces of its aggregated rows)."""
     columns, cards = [record_part], [int(record_part.max()) + 1 if len(record_part) else 1]
     for col in encoded.sensitive.values():
-        columns.append(col.codes)
+        columns.append(col.codes if rows is None else col.codes.take(rows))
         cards.append(col.cardinality())
     inverse, n_groups = group(columns, cards)
     first = first_rows(inverse, n_groups)
     out: dict = {
         name: pd.Series(lab).array.take(record_part.take(first)) for name, lab in labels.items()
     }
+    source = first if rows is None else rows.take(first)
     for name in encoded.sensitive:
-        out[name] = data[name].take(first).reset_index(drop=True)
-    out[WEIGHT] = np.bincount(inverse, minlength=n_groups)
+        out[name] = data[name].take(source).reset_index(drop=True)
+    out[WEIGHT] = np.bincount(inverse, weights=counts, minlength=n_groups).astype(np.int64)
     frame = pd.DataFrame(out)
     rpolicy = release_policy(policy)
     # under suppressed_records: star, partitions released as '*' in every quasi-identifier (a

@@ -153,10 +153,12 @@ def apply(
             raise RuntimeError("the node fails the policy but its check passes")
         return None, report
     if spark:
-        from privcheck.engines.generalize import engine_recheck, level_labels, spark_release
+        from privcheck.anonymizers.mapping import node_mapping
+        from privcheck.engines.generalize import engine_recheck
+        from privcheck.engines.release import spark_release
 
-        labels = level_labels(agg, encoded, node)
-        release, kept_rows = spark_release(data, policy, encoded, labels, table, kept)
+        mapping = node_mapping(agg, encoded, node, table, kept, policy)
+        release, kept_rows = spark_release(data, policy, mapping)
         return release, engine_recheck(kept_rows, policy)
     kept_records = kept[table.record_class]
     release, suppressed = materialise(

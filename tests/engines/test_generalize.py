@@ -113,7 +113,7 @@ def test_cli_anonymize_and_apply_on_spark(spark, tmp_path, adult_frame):
         app,
         [
             *("anonymize", str(tmp_path / "a.parquet"), "-p", policy, "-o", str(out)),
-            *("--engine", "spark", "--report", str(rep)),
+            *("--engine", "spark", "--report", str(rep), "--algorithm", "incognito"),
         ],
     )
     assert res.exit_code == 0, res.output
