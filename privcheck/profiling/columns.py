@@ -187,7 +187,8 @@ def column_data(
         n_sampled = len(sampled)
     else:
         # (one hash table over the whole column: per-chunk tables merged cost a third more)
-        pairs = pc.value_counts(column.combine_chunks())
+        column = column.combine_chunks()
+        pairs = pc.value_counts(column)
         values = pairs.field("values")
         keep = pc.invert(_blank(values))
         values = values.filter(keep)
