@@ -539,7 +539,24 @@ class _Synthetic(RiskMeasure):
         )
 
 
-class SinglingOut(_Synthetic):
+class _WholeTableAttack(_Synthetic):
+    """An Anonymeter attack whose one result covers the whole table (singling out,
+    linkability): the attack function over members, synthetic table and control set."""
+
+    #: the section name of its one rate in the report
+    section: ClassVar[str] = ""
+
+    @classmethod
+    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
+        members, control = cls.members_and_control(inputs, params)
+        params.setdefault("random_state", inputs.seed)
+        res = cls.function()(
+            members, inputs.masked, control, attributes=inputs.attributes, **params
+        )
+        return cls.outcome(res, _rate_sections(cls.name, {cls.section: res}), "risk")
+
+
+class SinglingOut(_WholeTableAttack):
     """Anonymeter's singling-out attack (`privcheck.risk.singling_out`)."""
 
     name = "singling-out"
@@ -554,17 +571,10 @@ class SinglingOut(_Synthetic):
 
         return singling_out
 
-    @classmethod
-    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
-        members, control = cls.members_and_control(inputs, params)
-        params.setdefault("random_state", inputs.seed)
-        res = cls.function()(
-            members, inputs.masked, control, attributes=inputs.attributes, **params
-        )
-        return cls.outcome(res, _rate_sections(cls.name, {"singling out": res}), "risk")
+    section = "singling out"
 
 
-class Linkability(_Synthetic):
+class Linkability(_WholeTableAttack):
     """Anonymeter's linkability attack (`privcheck.risk.linkability`)."""
 
     name = "linkability"
@@ -579,14 +589,7 @@ class Linkability(_Synthetic):
 
         return linkability
 
-    @classmethod
-    def run(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
-        members, control = cls.members_and_control(inputs, params)
-        params.setdefault("random_state", inputs.seed)
-        res = cls.function()(
-            members, inputs.masked, control, attributes=inputs.attributes, **params
-        )
-        return cls.outcome(res, _rate_sections(cls.name, {"linkability": res}), "risk")
+    section = "linkability"
 
 
 class Inference(_Synthetic):
