@@ -48,10 +48,14 @@ def main() -> None:
     for title, policy in (("demo policy (k, l, t)", demo), ("k-anonymity only", k_only)):
         _, report = anonymize(data, policy, "auto", seed=1)
         alone = [c["algorithm"] for c in report.candidates if c["passed"]]
+        # each candidate alone as auto runs it: optimising the metric auto compares
+        by_metric = policy.model_copy(update={"metric": report.metric})
+        by_metric._base_dir = demo.base_dir
         best: dict[str, list[float]] = {}
         for _ in range(args.runs):
             for name in ["auto", *alone]:
-                wall, cpu, _ = timed(lambda n=name, p=policy: anonymize(data, p, n, seed=1))
+                p = policy if name == "auto" else by_metric
+                wall, cpu, _ = timed(lambda n=name, p=p: anonymize(data, p, n, seed=1))
                 prev = best.setdefault(name, [wall, cpu])
                 best[name] = [min(prev[0], wall), min(prev[1], cpu)]
         total = [sum(best[n][i] for n in alone) for i in (0, 1)]
