@@ -110,7 +110,8 @@ def infer(col: ColumnData) -> TypeInfo:
     if pa.types.is_timestamp(kind) or pa.types.is_date(kind):
         return TypeInfo("date", date=dates.DateGuess(None, 1.0))
     if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
-        numbers = pc.cast(col.values, pa.float64()).to_numpy(zero_copy_only=False)
+        # (statistics only: integers beyond 2^53 — card numbers, keys — round, not fail)
+        numbers = pc.cast(col.values, pa.float64(), safe=False).to_numpy(zero_copy_only=False)
         finite = np.isfinite(numbers)  # (a float column may hold ±inf: no statistics of it)
         whole = pa.types.is_integer(kind) or bool(np.all(np.mod(numbers[finite], 1) == 0))
         info = TypeInfo("integer" if whole else "decimal")

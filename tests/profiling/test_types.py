@@ -98,3 +98,21 @@ def test_number_statistics_are_weighted_by_rows():
     info = infer(_col(["10"] * 90 + ["1000"] * 10))
     assert (info.low, info.high) == (10, 1000)
     assert info.p05 == 10 and info.p95 == 1000
+
+
+def test_typed_integers_beyond_2_53_are_profiled_not_refused():
+    """A Parquet int64 column of card numbers (16 digits, beyond 2^53): the statistics round,
+    the values stay exact for the recognizers, and the column is flagged as card numbers."""
+    from stdnum import luhn
+
+    from privcheck.profiling.draft import draft_policy
+
+    bodies = [910_000_000_000_000 + 7_919 * i for i in range(200)]  # 15 digits: 16 with the key
+    cards = [int(f"{b}{luhn.calc_check_digit(str(b))}") for b in bodies]
+    assert all(luhn.is_valid(str(c)) for c in cards) and max(cards) > 2**53
+    table = pa.table({"card": pa.array(cards, pa.int64()), "sex": ["f", "m"] * 100})
+    info = infer(column_data(table.column("card"), "card"))
+    assert info.type == "integer"
+    _, profile = draft_policy(table)
+    card = profile.column("card")
+    assert card.role == "identifier" and card.pattern == "payment-card"
