@@ -283,9 +283,10 @@ def draft_policy(
                 "of so few records protects little"
             )
     _validate_parameters(k, l, suppression, n_rows)
-    if tags is not None and not isinstance(tags, dict):
-        tags = read_tags(tags)
-    roles = tag_roles(check_tags(tags), names) if tags is not None else {}
+    roles: dict[str, str] = {}
+    if tags is not None:  # (a file is checked as it is read; a mapping given here, now)
+        checked = check_tags(tags) if isinstance(tags, dict) else read_tags(tags)
+        roles = tag_roles(checked, names)
 
     positions = sample_rows(n_rows, sample_size, seed)
 

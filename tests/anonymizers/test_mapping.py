@@ -204,10 +204,10 @@ def test_the_cases_divide_combinations_between_units():
         assert not rows(backwards).equals(rows(release)), algorithm
 
 
-def test_changed_cells_that_depend_on_the_records_are_left_to_the_engine():
-    """Local suppression at a node where a class holds a ground value spelled as its label
-    (``a`` under ``a``): whether a record keeps its value depends on which records of the class
-    are blanked, so the mapping carries the strings for the engine to compare row by row."""
+def label_spelled_case() -> tuple[pd.DataFrame, dict, dict]:
+    """(frame, policy spec, params): local suppression at a node where a class holds a
+    ground value spelled as its label (``a`` under ``a``), so which records keep their value
+    depends on which are blanked (shared with the Spark test, tests/engines)."""
     rng = np.random.default_rng(3)
     n = 60
     frame = pd.DataFrame(
@@ -231,8 +231,15 @@ def test_changed_cells_that_depend_on_the_records_are_left_to_the_engine():
         },
         "models": [{"model": "k-anonymity", "k": 4}],
     }
+    return frame, spec, {"node": {"g": 1, "h": 0}}
+
+
+def test_changed_cells_that_depend_on_the_records_are_left_to_the_engine():
+    """Local suppression at a node where a class holds a ground value spelled as its label
+    (``a`` under ``a``): whether a record keeps its value depends on which records of the class
+    are blanked, so the mapping carries the strings for the engine to compare row by row."""
+    frame, spec, params = label_spelled_case()
     policy = parse_policy(spec)
-    params = {"node": {"g": 1, "h": 0}}
     release, report = anonymize(frame, policy, "local-suppression", seed=0, **params)
     _, plan = plan_on_counts(frame, policy, "local-suppression", params)
     mapping = plan.mapping()

@@ -12,6 +12,7 @@ import pytest
 from privcheck.anonymizers import anonymize
 from privcheck.errors import DataError, PolicyError
 from privcheck.policy import parse_policy
+from tests.anonymizers.test_mapping import label_spelled_case
 
 pytest.importorskip("narwhals", reason="the engine path needs narwhals")
 
@@ -204,30 +205,7 @@ def test_cli_release_on_spark_passes_both_checks(spark, data, tmp_path):
 def test_changed_cells_counted_in_spark(spark):
     """At a node where a class holds a value spelled as its label, which records keep their
     value depends on which are blanked: Spark counts the changed cells row by row."""
-    rng = np.random.default_rng(3)
-    n = 60
-    frame = pd.DataFrame(
-        {
-            "g": rng.choice(["a", "b", "c", "d"], n, p=[0.45, 0.45, 0.05, 0.05]),
-            "h": rng.choice(["x", "y", "z"], n, p=[0.8, 0.15, 0.05]),
-            "s": rng.choice(["s1", "s2"], n),
-        }
-    )
-    policy = {
-        "attributes": {
-            "g": {
-                "role": "quasi_identifier",
-                "hierarchy": {
-                    "type": "table",
-                    "rows": [["a", "a", "*"], ["b", "a", "*"], ["c", "c", "*"], ["d", "c", "*"]],
-                },
-            },
-            "h": {"role": "quasi_identifier"},
-            "s": {"role": "insensitive"},
-        },
-        "models": [{"model": "k-anonymity", "k": 4}],
-    }
-    params = {"node": {"g": 1, "h": 0}}
+    frame, policy, params = label_spelled_case()
     release, report = anonymize(frame, policy, "local-suppression", seed=0, **params)
     got, got_report = anonymize(spark.createDataFrame(frame), policy, "local-suppression", **params)
     assert rows(got).equals(rows(release))
