@@ -657,3 +657,48 @@ def _numeric_guess(col, info: TypeInfo, pattern) -> Decision | None:
             pattern,
         )
     return None
+
+
+# --------------------------------------------------------------------------- columns together
+
+#: words of a column name that make it a first-name or a last-name column
+FIRST_NAME_WORDS = vocabulary._words(
+    "first_name firstname given_name givenname forename fname vorname prenom nombre voornaam "
+    "primeiro_nome nome_proprio"
+)
+LAST_NAME_WORDS = vocabulary._words(
+    "last_name lastname lname surname family_name familyname nachname familienname "
+    "nom_de_famille apellido apellidos cognome achternaam familienaam sobrenome"
+)
+
+
+def name_part(name: str, pattern: str | None) -> str | None:
+    """``first`` or ``last`` when a column holds first names or last names (its values said
+    so, or its name)."""
+    if pattern in ("first-name", "last-name"):
+        return pattern.split("-")[0]
+    tokens = vocabulary.name_tokens(name)
+    joined = "".join(tokens)
+    for part, words in (("first", FIRST_NAME_WORDS), ("last", LAST_NAME_WORDS)):
+        if any(vocabulary._keyword_matches(w, tokens, joined) for w in words):
+            return part
+    return None
+
+
+def pair_names(columns: list) -> None:
+    """A first-name column beside a last-name column name one person together: say so in the
+    reason of each (``columns``: the profile's columns, roles decided)."""
+    parts: dict[str, list] = {"first": [], "last": []}
+    for c in columns:
+        if c.role == "identifier":
+            part = name_part(c.name, c.pattern)
+            if part is not None:
+                parts[part].append(c)
+    if not parts["first"] or not parts["last"]:
+        return
+    for part, other in (("first", "last"), ("last", "first")):
+        names_ = ", ".join(repr(c.name) for c in parts[other])
+        for c in parts[part]:
+            c.reason += (
+                f"; with {names_} ({other} names) it names a person: one identifier pair, drop both"
+            )
