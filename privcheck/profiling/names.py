@@ -371,8 +371,11 @@ def cache_path() -> Path | None:
     return Path(root) / f"names-{_FORMAT}-{_versions()}.json"
 
 
-def _from_sources() -> Lexicon:
-    sources = [s for s in (_faker_lists(), _mimesis_lists()) if s is not None]
+def _from_sources(generators: tuple[str, ...] = ("faker", "mimesis")) -> Lexicon:
+    """The lexicon built from the generators' data (``generators``: a subset, for the
+    evaluation of names outside the lexicon)."""
+    readers = {"faker": _faker_lists, "mimesis": _mimesis_lists}
+    sources = [s for s in (readers[g]() for g in generators) if s is not None]
     if not sources:
         raise ImportError(
             "no name lexicon: privcheck reads person names with Faker and Mimesis; install "
@@ -654,14 +657,17 @@ def _joined_names(word: str, lex: Lexicon) -> bool:
     def name(part: str) -> bool:
         return part in lex.given or part in lex.family
 
+    if len(word) < 5:
+        return False
     for i in range(1, len(word)):
         head, tail = word[:i], word[i:]
-        if len(head) <= 2 and len(tail) >= 3 and name(tail):
-            return True
-        if len(tail) <= 2 and len(head) >= 3 and name(head):
-            return True
-        if name(head) and name(tail) and max(len(head), len(tail)) >= 3:
-            return True
+        if (len(head) == 1 and name(tail)) or (len(tail) == 1 and name(head)):
+            return True  # jsmith, smithj
+        if min(len(head), len(tail)) >= 3 and name(head) and name(tail):
+            return True  # mariagarcia
+        short, long_ = (head, tail) if len(head) < len(tail) else (tail, head)
+        if len(short) == 2 and short in lex.family and len(long_) >= 4 and name(long_):
+            return True  # maxiuying (Ma Xiuying), yuguiying
     return False
 
 

@@ -200,8 +200,8 @@ def br_cnpj(values: pa.Array) -> np.ndarray:
 
 def ca_sin(values: pa.Array) -> np.ndarray:
     """A Canadian Social Insurance Number, ``123 456 782`` (spaces or hyphens), Luhn
-    verified."""
-    shape = _match(values, r"^\d{3}[\s\-]\d{3}[\s\-]\d{3}$")
+    verified; none begins with 0 or 8."""
+    shape = _match(values, r"^[1-79]\d{2}[\s\-]\d{3}[\s\-]\d{3}$")
     compact = _strip(values, r"[\s\-]")
     return _checked(compact, shape, checksums.luhn)
 

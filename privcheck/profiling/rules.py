@@ -690,7 +690,7 @@ def pair_names(columns: list) -> None:
     reason of each (``columns``: the profile's columns, roles decided)."""
     parts: dict[str, list] = {"first": [], "last": []}
     for c in columns:
-        if c.role == "identifier":
+        if c.role == "identifier" and not c.review:
             part = name_part(c.name, c.pattern)
             if part is not None:
                 parts[part].append(c)
