@@ -683,22 +683,31 @@ def _handle_like(value: str, lex: Lexicon) -> bool:
 
 def read_handles(values: pa.Array, weights: np.ndarray) -> float:
     """Share of sampled rows whose value reads as a user name (``jsmith42``, ``maria.garcia``,
-    ``@nick``, ``Gloria_1981``)."""
+    ``@nick``, ``Gloria_1981``, ``jsmith``). Shape first, in Arrow; the lexicon is read only
+    for the lower-case words without digits or separators (``jsmith``), and only when a column
+    has them."""
     total = float(weights.sum())
     if len(values) == 0 or total == 0:
         return 0.0
-    shaped = np.asarray(
-        pc.fill_null(pc.match_substring_regex(values, _HANDLE), False).to_numpy(
-            zero_copy_only=False
-        ),
-        dtype=bool,
-    )
+
+    def mask(pattern: str) -> np.ndarray:
+        hit = pc.fill_null(pc.match_substring_regex(values, pattern), False)
+        return np.asarray(hit.to_numpy(zero_copy_only=False), dtype=bool)
+
+    lengths = pc.utf8_length(values).to_numpy(zero_copy_only=False)
+    shaped = mask(_HANDLE) & mask(r"[a-z]") & (lengths >= 3) & (lengths <= 32)
     if float(weights[shaped].sum()) < 0.5 * total:
         return 0.0
-    idx = np.flatnonzero(shaped)
+    marked = shaped & mask(r"^@|[._\-]|\d")
+    plain = shaped & ~marked
+    share = float(weights[marked].sum()) / total
+    if not plain.any():
+        return share
+    idx = np.flatnonzero(plain)
     texts, w = _spread(values.take(pa.array(idx)), weights[idx], MAX_VALUES)
     lex = lexicon()
     hit = np.fromiter((_handle_like(t, lex) for t in texts), dtype=bool, count=len(texts))
-    # the spread stands for all shaped rows: scale its share to them
-    shaped_share = float(weights[shaped].sum()) / total
-    return shaped_share * float(np.asarray(w)[hit].sum()) / (float(np.asarray(w).sum()) or 1.0)
+    # the spread stands for all plain rows: scale its share to them
+    plain_share = float(weights[plain].sum()) / total
+    w = np.asarray(w, dtype=np.float64)
+    return share + plain_share * float(w[hit].sum()) / (float(w.sum()) or 1.0)

@@ -178,9 +178,10 @@ def _name_candidate(col: ColumnData, info: TypeInfo) -> bool:
     return col.distinct >= NAME_MANY or col.distinct_share >= NAME_SPREAD
 
 
-def name_reading(col: ColumnData, info: TypeInfo) -> names.NameReading | None:
-    """How the column's sampled values read as person names (None: not a candidate)."""
-    if not _name_candidate(col, info):
+def name_reading(col: ColumnData, info: TypeInfo, evidence=None) -> names.NameReading | None:
+    """How the column's sampled values read as person names (None: not a candidate, or its
+    values already read as a vocabulary — countries, sexes, statuses — in 80 % of rows)."""
+    if not _name_candidate(col, info) or (evidence is not None and evidence[3] >= 0.8):
         return None
     return names.read_column(col.sample_values, col.sample_weights)
 
@@ -328,7 +329,7 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
 
     # 4. a name that reads as a quasi-identifier or a sensitive attribute (values that read as
     # person names or user names ask for a review)
-    reading = name_reading(col, info)
+    reading = name_reading(col, info, evidence)
     if named is not None:
         decision = _named_decision(col, info, named, evidence, pattern)
         return _names_contradict(col, decision, reading, evidence)
