@@ -144,20 +144,32 @@ def it_codice_fiscale(values: Sequence[str]) -> np.ndarray:
     return (odd + even) % 26 == m[:, 15] - _A
 
 
-def de_steuer_id(values: Sequence[str]) -> np.ndarray:
-    """German Steuer-Identifikationsnummer, 11 digits, first not 0: ISO 7064 MOD 11,10 check
-    digit over the first ten."""
+def mod_11_10(values: Sequence[str]) -> np.ndarray:
+    """ISO 7064 MOD 11,10: the last digit checks the others (German Steuer-ID, Croatian OIB)."""
     d = _digits(values)
     if d.size == 0:
         return np.zeros(len(values), dtype=bool)
     product = np.full(len(values), 10, dtype=np.int64)
-    for j in range(10):
+    for j in range(d.shape[1] - 1):
         s = (d[:, j] + product) % 10
         s = np.where(s == 0, 10, s)
         product = (2 * s) % 11
     check = 11 - product
     check = np.where(check == 10, 0, check)
-    return (check == d[:, 10]) & (d[:, 0] != 0)
+    return check == d[:, -1]
+
+
+def de_steuer_id(values: Sequence[str]) -> np.ndarray:
+    """German Steuer-Identifikationsnummer, 11 digits, first not 0: ISO 7064 MOD 11,10 check
+    digit over the first ten, in which exactly one digit occurs twice or three times and no
+    other more than once (as python-stdnum's ``de.idnr``; a Croatian OIB has no such rule)."""
+    d = _digits(values)
+    if d.size == 0:
+        return np.zeros(len(values), dtype=bool)
+    counts = (d[:, :10, None] == np.arange(10)).sum(axis=1)
+    repeated = counts > 1
+    rule = (repeated.sum(axis=1) == 1) & ((counts == 2) | (counts == 3)).any(axis=1)
+    return mod_11_10(values) & (d[:, 0] != 0) & rule
 
 
 def ean13(values: Sequence[str]) -> np.ndarray:
@@ -168,3 +180,57 @@ def ean13(values: Sequence[str]) -> np.ndarray:
     weights = np.tile([1, 3], 6)
     check = (10 - (d[:, :12] @ weights) % 10) % 10
     return check == d[:, 12]
+
+
+def br_cpf(values: Sequence[str]) -> np.ndarray:
+    """Brazilian CPF, 11 digits: two mod-11 check digits (weights 10..2, then 11..2), each
+    ``(10 · sum mod 11) mod 10``; a number of one repeated digit is not issued."""
+    d = _digits(values)
+    if d.size == 0:
+        return np.zeros(len(values), dtype=bool)
+    first = (d[:, :9] @ np.arange(10, 1, -1) * 10 % 11) % 10
+    second = (d[:, :10] @ np.arange(11, 1, -1) * 10 % 11) % 10
+    same = (d == d[:, :1]).all(axis=1)
+    return (first == d[:, 9]) & (second == d[:, 10]) & ~same
+
+
+def br_cnpj(values: Sequence[str]) -> np.ndarray:
+    """Brazilian CNPJ (a company's number), 14 digits: two mod-11 check digits (weights
+    5,4,3,2,9..2 then 6,5,4,3,2,9..2; a remainder below 2 gives 0)."""
+    d = _digits(values)
+    if d.size == 0:
+        return np.zeros(len(values), dtype=bool)
+    w1 = np.array([5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+    w2 = np.array([6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+    r1 = d[:, :12] @ w1 % 11
+    r2 = d[:, :13] @ w2 % 11
+    c1 = np.where(r1 < 2, 0, 11 - r1)
+    c2 = np.where(r2 < 2, 0, 11 - r2)
+    same = (d == d[:, :1]).all(axis=1)
+    return (c1 == d[:, 12]) & (c2 == d[:, 13]) & ~same
+
+
+def pl_pesel(values: Sequence[str]) -> np.ndarray:
+    """Polish PESEL, 11 digits: a birth date (month + 20·century offset) and a check digit
+    ``(10 − Σ wᵢ·dᵢ mod 10) mod 10``, weights 1,3,7,9,1,3,7,9,1,3."""
+    d = _digits(values)
+    if d.size == 0:
+        return np.zeros(len(values), dtype=bool)
+    check = (10 - d[:, :10] @ np.array([1, 3, 7, 9, 1, 3, 7, 9, 1, 3]) % 10) % 10
+    month = (d[:, 2] * 10 + d[:, 3]) % 20
+    day = d[:, 4] * 10 + d[:, 5]
+    return (check == d[:, 10]) & (month >= 1) & (month <= 12) & (day >= 1) & (day <= 31)
+
+
+_CN_CHECK = np.frombuffer(b"10X98765432", dtype=np.uint8)
+
+
+def cn_resident_id(values: Sequence[str]) -> np.ndarray:
+    """Chinese resident identity card number, 18 characters: 17 digits (region, birth date,
+    order) and an ISO 7064 MOD 11-2 check character (``X`` for 10)."""
+    m = char_matrix(values).astype(np.int64)
+    if m.size == 0:
+        return np.zeros(len(values), dtype=bool)
+    weights = np.array([7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2])
+    remainder = (m[:, :17] - _ZERO) @ weights % 11
+    return _CN_CHECK[remainder] == m[:, 17]

@@ -299,6 +299,7 @@ def draft_policy(
     with ThreadPoolExecutor(workers) as pool:  # Arrow's kernels release the GIL
         done = dict(zip(heavy, pool.map(one, heavy), strict=True))
     columns = [done[n] for n in names]
+    rules.pair_names(columns)  # a first-name column beside a last-name column: one pair
 
     missing = any(c.n_missing for c in columns if c.role in ("quasi_identifier", "sensitive"))
     limit = DEFAULT_SUPPRESSION if suppression is None else float(suppression)

@@ -5,7 +5,8 @@ identifier: the name is what a person chose, the values are what an intruder rea
 recognizer here says, for every value of a sample, whether it is one of a kind — an e-mail
 address, a phone number, an IBAN or a payment card (their check digits verified), a national
 identifier (US SSN, UK NINO, French NIR, Dutch BSN, Italian codice fiscale, Spanish DNI/NIE,
-German Steuer-ID, Swiss AHV: check digits where the scheme has one), an IPv4/IPv6 or MAC
+German Steuer-ID, Swiss AHV, Croatian OIB, Brazilian CPF and CNPJ, Canadian SIN, Polish PESEL,
+Chinese resident ID: check digits where the scheme has one), an IPv4/IPv6 or MAC
 address, a URL, a UUID — or evidence for another role: a postal code (UK, Canadian, Dutch, US
 ZIP+4) for a quasi-identifier, an ICD-10 code for a sensitive attribute.
 
@@ -173,6 +174,53 @@ def ch_ahv(values: pa.Array) -> np.ndarray:
     return _checked(compact, shape, checksums.ean13)
 
 
+def hr_oib(values: pa.Array) -> np.ndarray:
+    """A Croatian OIB: 11 digits, ISO 7064 MOD 11,10 check digit (a German Steuer-ID passes
+    it too, and is recognised first)."""
+    compact = _strip(values, r"\s")
+    shape = _match(compact, r"^\d{11}$")
+    return _checked(compact, shape, checksums.mod_11_10)
+
+
+def br_cpf(values: pa.Array) -> np.ndarray:
+    """A Brazilian CPF, ``123.456.789-09`` or 11 digits, both check digits verified (as
+    python-stdnum's ``br.cpf``) — written in groups it looks like a phone number, and is not."""
+    shape = _match(values, r"^\d{3}\.?\d{3}\.?\d{3}[\-/]?\d{2}$")
+    compact = _strip(values, r"[.\-/]")
+    return _checked(compact, shape, checksums.br_cpf)
+
+
+def br_cnpj(values: pa.Array) -> np.ndarray:
+    """A Brazilian CNPJ (a company's number, a sole trader's too), ``12.345.678/0001-95`` or
+    14 digits, both check digits verified (as python-stdnum's ``br.cnpj``)."""
+    shape = _match(values, r"^\d{2}\.?\d{3}\.?\d{3}/?\d{4}-?\d{2}$")
+    compact = _strip(values, r"[.\-/]")
+    return _checked(compact, shape, checksums.br_cnpj)
+
+
+def ca_sin(values: pa.Array) -> np.ndarray:
+    """A Canadian Social Insurance Number, ``123 456 782`` (spaces or hyphens), Luhn
+    verified; none begins with 0 or 8."""
+    shape = _match(values, r"^[1-79]\d{2}[\s\-]\d{3}[\s\-]\d{3}$")
+    compact = _strip(values, r"[\s\-]")
+    return _checked(compact, shape, checksums.luhn)
+
+
+def pl_pesel(values: pa.Array) -> np.ndarray:
+    """A Polish PESEL: 11 digits holding a birth date, check digit verified."""
+    compact = _strip(values, r"\s")
+    shape = _match(compact, r"^\d{11}$")
+    return _checked(compact, shape, checksums.pl_pesel)
+
+
+def cn_resident_id(values: pa.Array) -> np.ndarray:
+    """A Chinese resident identity card number: 17 digits and a check character (``X`` for
+    10), ISO 7064 MOD 11-2 verified."""
+    compact = pc.utf8_upper(_strip(values, r"\s"))
+    shape = _match(compact, r"^\d{6}(?:19|20)\d{2}(?:0[1-9]|1[0-2])\d{5}[\dX]$")
+    return _checked(compact, shape, checksums.cn_resident_id)
+
+
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 
 
@@ -269,6 +317,17 @@ RECOGNIZERS: tuple[Recognizer, ...] = (
     Recognizer("es-dni", "Spanish DNI/NIE numbers (letter verified)", _ID, es_dni),
     Recognizer("de-steuer-id", "German tax IDs (check digit verified)", _ID, de_steuer_id),
     Recognizer("ch-ahv", "Swiss AHV numbers (check digit verified)", _ID, ch_ahv),
+    Recognizer("hr-oib", "Croatian OIB numbers (check digit verified)", _ID, hr_oib),
+    Recognizer("br-cpf", "Brazilian CPF numbers (check digits verified)", _ID, br_cpf),
+    Recognizer("br-cnpj", "Brazilian CNPJ numbers (check digits verified)", _ID, br_cnpj),
+    Recognizer("ca-sin", "Canadian Social Insurance Numbers (Luhn verified)", _ID, ca_sin),
+    Recognizer("pl-pesel", "Polish PESEL numbers (check digit verified)", _ID, pl_pesel),
+    Recognizer(
+        "cn-resident-id",
+        "Chinese resident identity numbers (check character verified)",
+        _ID,
+        cn_resident_id,
+    ),
     Recognizer("ipv4", "IPv4 addresses", _ID, ipv4),
     Recognizer("ipv6", "IPv6 addresses", _ID, ipv6),
     Recognizer("mac-address", "MAC addresses", _ID, mac_address),

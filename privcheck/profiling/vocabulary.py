@@ -2,11 +2,12 @@
 
 Names are split into lower-case tokens with accents removed (``dateOfBirth`` → date, of,
 birth; ``Staatsangehörigkeit`` → staatsangehorigkeit) and matched against keywords in English
-and a few common other languages (German, French, Spanish, Italian, Dutch). A keyword of one
-word matches a token; one of six letters or more also matches inside a compound
-(``patientbirthdate``); a phrase (``first_name``) matches its tokens in a row or its joined
-form. Category values are matched the same way against small vocabularies (sexes, marital
-statuses, countries …), weighted by how many rows hold each value.
+and the common other languages of Europe and the Americas (German, French, Spanish, Italian,
+Dutch, Portuguese: ``Vorname``, ``prénom``, ``data_nascimento``, ``código_postal``, ``PLZ``). A
+keyword of one word matches a token; one of six letters or more also matches inside a compound
+(``patientbirthdate``, ``Kundennummer``); a phrase (``first_name``) matches its tokens in a
+row or its joined form. Category values are matched the same way against small vocabularies
+(sexes, marital statuses, countries …), weighted by how many rows hold each value.
 
 This is evidence, not proof: the rules (``rules.py``) weigh it against the values, and what
 they cannot settle is marked for review.
@@ -53,11 +54,15 @@ def _words(text: str) -> frozenset[str]:
 #: checked in this order: the first concept whose keyword a name holds wins
 CONCEPTS: tuple[Concept, ...] = (
     Concept("email", "identifier", "an e-mail address", _words(
-        "email e_mail emailaddress mail courriel correo correo_electronico posta_elettronica"
+        "email e_mail emailaddress mail courriel correo correo_electronico posta_elettronica "
+        "correio_eletronico endereco_eletronico correo_electronico adresse_mail "
+        "emailadresse "
     )),
     Concept("phone", "identifier", "a phone number", _words(
         "phone telephone tel mobile cellphone cell fax telefon telefono portable handy gsm "
-        "telefoonnummer cellulare movil phonenumber mobilnummer"
+        "telefoonnummer cellulare movil phonenumber mobilnummer "
+        "telefone celular telemovel fone whatsapp handynummer rufnummer festnetz "
+        "telefoon mobiel mobielnummer numero_telephone "
     )),
     Concept("national_id", "identifier", "a national or official identifier", _words(
         "ssn social_security socialsecurity sin nin nino national_insurance national_id "
@@ -68,12 +73,20 @@ CONCEPTS: tuple[Concept, ...] = (
         "licence_number license_number tax_id taxid tin medicare nhs nhs_number mrn "
         "medical_record health_insurance_number insurance_number versichertennummer "
         "krankenversicherungsnummer policy_number id_card identity_card ausweis "
-        "personalausweis carte_identite cedula"
+        "personalausweis carte_identite cedula "
+        "cpf cnpj rg pis nis pasep cns cartao_sus titulo_eleitor ctps cnh nss "
+        "numero_seguridad_social seguridad_social sozialversicherungsnummer sv_nummer "
+        "rentenversicherungsnummer tessera_sanitaria partita_iva pesel oib curp rfc rut "
+        "cuil cuit carte_vitale numero_securite_sociale personalausweisnummer "
+        "fuhrerschein fuehrerschein permis_de_conduire licencia_de_conducir rijbewijs "
+        "paspoortnummer identiteitskaart carteira_de_identidade "
     )),
     Concept("account", "identifier", "a bank account or card number", _words(
         "iban bic account_number accountno account_no bank_account card_number cardnumber "
         "credit_card creditcard ccn kontonummer rib cuenta conto_corrente rekeningnummer "
-        "sort_code routing_number"
+        "sort_code routing_number "
+        "conta_bancaria numero_conta numero_da_conta cartao cartao_de_credito tarjeta "
+        "numero_de_cuenta carta_di_credito kreditkarte carte_bancaire bankverbindung "
     )),
     Concept("online", "identifier", "an online identifier", _words(
         "ip ip_address ipaddress ipv4 ipv6 mac_address macaddress url website homepage username "
@@ -83,11 +96,14 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("address", "identifier", "a postal address", _words(
         "address addr street street_address address_line addressline house_number housenumber "
         "hausnummer strasse adresse rue calle direccion indirizzo adres straat huisnummer "
-        "domicile home_address apartment po_box anschrift"
+        "domicile home_address apartment po_box anschrift "
+        "endereco logradouro rua avenida morada numero_civico wohnadresse "
+        "domicilio_fiscale "
     )),
     Concept("vehicle", "identifier", "a vehicle identifier", _words(
         "license_plate licence_plate number_plate plate kennzeichen immatriculation matricula "
-        "targa kenteken vin"
+        "targa kenteken vin "
+        "placa renavam nummernschild plaque_immatriculation "
     )),
     Concept("biometric", "identifier", "a photo, signature or biometric", _words(
         "photo picture image signature fingerprint face_image biometric"
@@ -97,13 +113,18 @@ CONCEPTS: tuple[Concept, ...] = (
         "surname family_name familyname full_name fullname middle_name middlename maiden_name "
         "maidenname nickname vorname nachname familienname nom prenom nom_de_famille apellido "
         "apellidos nombre_completo nome cognome naam voornaam achternaam familienaam "
-        "contact_name patient_name customer_name client_name employee_name"
+        "contact_name patient_name customer_name client_name employee_name "
+        "nombre sobrenome nome_completo nome_social apelido primeiro_nome ultimo_nome "
+        "nom_complet nome_e_cognome voller_name vollstandiger_name tussenvoegsel "
+        "geburtsname madchenname nom_naissance nom_usage "
     )),
     Concept("nationality", "quasi_identifier", "nationality or country of birth", _words(
         "nationality citizenship nationalite nacionalidad nazionalita nationaliteit "
         "staatsangehorigkeit staatsangehoerigkeit staatsburgerschaft native_country "
         "nativecountry country_of_birth countryofbirth birth_country birthcountry "
-        "country_of_origin geburtsland pays_de_naissance pais_de_nacimiento"
+        "country_of_origin geburtsland pays_de_naissance pais_de_nacimiento "
+        "nacionalidade naturalidade cittadinanza nationalitat nacionalidad "
+        "pais_de_origem pais_nascimento "
     )),
     Concept("geography", "quasi_identifier", "a place of birth", _words(
         "birthplace place_of_birth placeofbirth birth_place geburtsort lieu_de_naissance "
@@ -113,22 +134,28 @@ CONCEPTS: tuple[Concept, ...] = (
         "dob birth birthdate birth_date dateofbirth date_of_birth birthday born birthyear "
         "birth_year yob year_of_birth geburtsdatum geburtsjahr geburtstag naissance "
         "date_naissance datenaissance annee_naissance nacimiento fecha_nacimiento "
-        "fechanacimiento nascita data_nascita datanascita geboortedatum geboortejaar"
+        "fechanacimiento nascita data_nascita datanascita geboortedatum geboortejaar "
+        "nascimento data_nascimento data_de_nascimento dt_nasc dtnasc dt_nascimento "
+        "ano_nascimento fecha_de_nacimiento data_di_nascita anno_di_nascita jahrgang "
+        "geboren "
     )),
     Concept("age", "quasi_identifier", "an age", _words(
         "age ages agegroup age_group ageband age_band age_years age_at alter edad eta leeftijd "
-        "lebensalter"
+        "lebensalter "
+        "idade "
     )),
     Concept("sex", "quasi_identifier", "sex or gender", _words(
         "sex gender geschlecht sexe genre sexo genero sesso geslacht"
     )),
     Concept("postal", "quasi_identifier", "a postal code", _words(
         "zip zipcode zip_code postcode postal postalcode postal_code plz postleitzahl "
-        "code_postal codepostal cp codigo_postal cap postnummer postnr"
+        "code_postal codepostal cp codigo_postal cap postnummer postnr "
+        "cep cod_postal codice_postale npa kod_pocztowy postnummer "
     )),
     Concept("ethnicity", "quasi_identifier", "ethnicity or race", _words(
         "race ethnicity ethnic ethnic_group ethnie etnia herkunft ancestry hautfarbe "
-        "etnicidad etnicita afkomst"
+        "etnicidad etnicita afkomst "
+        "raca raza razza cor_raca etnie "
     )),
     Concept("marital", "quasi_identifier", "a marital status", _words(
         "marital marital_status maritalstatus civil_status civilstatus relationship_status "
@@ -139,14 +166,18 @@ CONCEPTS: tuple[Concept, ...] = (
         "education educational education_level degree qualification schooling school diploma "
         "education_num educationnum bildung schulabschluss abschluss ausbildung diplome "
         "niveau_etudes etudes formation educacion estudios nivel_educativo istruzione "
-        "titolo_di_studio opleiding onderwijs"
+        "titolo_di_studio opleiding onderwijs "
+        "escolaridade grau_de_instrucao instrucao formacao nivel_de_estudios "
+        "bildungsabschluss opleidingsniveau "
     )),
     Concept("occupation", "quasi_identifier", "an occupation or employment", _words(
         "occupation job job_title jobtitle profession employment employment_status workclass "
         "work_class industry sector employer department dept division pay_grade "
         "paygrade beruf taetigkeit tatigkeit arbeitgeber abteilung branche metier "
         "emploi poste employeur secteur ocupacion profesion empleo puesto trabajo professione "
-        "occupazione lavoro impiego beroep functie werkgever afdeling"
+        "occupazione lavoro impiego beroep functie werkgever afdeling "
+        "profissao ocupacao cargo funcao empregador setor departamento reparto mansione "
+        "qualifica "
     )),
     Concept("geography", "quasi_identifier", "a place of residence", _words(
         "city town village municipality county district region state province country "
@@ -154,7 +185,9 @@ CONCEPTS: tuple[Concept, ...] = (
         "departement canton kanton ort wohnort stadt gemeinde bundesland kreis landkreis "
         "ville pays ciudad municipio provincia pais localidad citta comune regione paese "
         "stad gemeente provincie woonplaats lat latitude lon lng longitude geo geolocation "
-        "coordinates gps msa fips lsoa census_tract tract"
+        "coordinates gps msa fips lsoa census_tract tract "
+        "cidade uf bairro distrito comarca regiao localidade concelho freguesia plaats "
+        "quartier arrondissement municipality_name woonwijk"
     )),
     Concept("health", "sensitive", "health", _words(
         "diagnosis diagnoses diagnose dx icd icd10 icd_10 icd9 disease condition illness "
@@ -164,27 +197,35 @@ CONCEPTS: tuple[Concept, ...] = (
         "vaccine blood_type bloodtype genetic test_result lab_result smoker smoking alcohol "
         "cause_of_death krankheit behandlung medikament gesundheit maladie diagnostic "
         "traitement sante medicament enfermedad diagnostico tratamiento salud medicamento "
-        "malattia diagnosi trattamento salute farmaco ziekte behandeling gezondheid medicijn"
+        "malattia diagnosi trattamento salute farmaco ziekte behandeling gezondheid medicijn "
+        "doenca doencas cid10 cid_10 tratamento saude alergia allergie befund "
     )),
     Concept("income", "sensitive", "income or finances", _words(
         "income salary salaries salary_class wage wages pay earnings compensation remuneration "
         "bonus net_worth wealth debt debts loan credit_score creditscore credit_rating "
         "pension benefits welfare allowance einkommen gehalt lohn verdienst vermogen "
         "schulden revenu revenus salaire dette ingreso ingresos salario sueldo renta deuda "
-        "reddito stipendio retribuzione debito inkomen salaris loon schuld"
+        "reddito stipendio retribuzione debito inkomen salaris loon schuld "
+        "renda remuneracao rendimento ordenado vencimento divida patrimonio "
     )),
     Concept("special", "sensitive", "a special category (religion, politics, sexuality, "
             "criminal record, union membership)", _words(
         "religion religious faith belief confession konfession political politics party "
         "political_party vote voting union_membership trade_union sexual_orientation "
         "orientation sexuality criminal conviction convictions offence offense crime arrest "
-        "prison glaube religione orientamento"
+        "prison glaube religione orientamento "
+        "religiao religie geloof partido filiacao_partidaria orientacao_sexual "
+        "orientation_sexuelle orientacion_sexual sindicato gewerkschaft syndicat vakbond "
+        "antecedentes_criminais antecedentes_penales vorstrafen casier_judiciaire "
+        "casellario_giudiziale "
     )),
     Concept("employment_record", "sensitive", "an employment record (rating, sanction, "
             "absence)", _words(
         "performance performance_rating appraisal disciplinary sanction "
         "sick_leave sickness absence absences absence_reason termination_reason "
-        "dismissal grievance beurteilung abmahnung krankmeldung"
+        "dismissal grievance beurteilung abmahnung krankmeldung "
+        "avaliacao_desempenho desempenho faltas afastamento atestado licenca_medica "
+        "evaluacion ausencias valutazione assenze fehlzeiten krankheitstage "
     )),
 )  # fmt: skip
 
@@ -193,7 +234,9 @@ PERSON_WORDS = _words(
     "patient customer client employee member user person subject participant student applicant "
     "beneficiary policyholder insured staff worker personnel case record file contract account "
     "citizen individual respondent donor visitor guest passenger kunde kunden mitarbeiter "
-    "personal patient patiente cliente empleado paziente dipendente klant medewerker"
+    "personal patient patiente cliente empleado paziente dipendente klant medewerker "
+    "paciente funcionario colaborador aluno estudante alumno studente schuler leerling utente "
+    "assure versicherter beschaftigte salarie employe klient"
 )
 #: tokens of an identifier of a group, not of a person (``hospital_id``, ``site_id``)
 GROUP_WORDS = _words(
@@ -204,10 +247,19 @@ GROUP_WORDS = _words(
     "admission claim invoice event session"
 )
 #: tokens that name a key by themselves (``id``, ``record_id``)
-ID_WORDS = _words("id ids ident identifier identifiant kennung uid pid uuid guid")
+ID_WORDS = _words(
+    "id ids ident identifier identifiant kennung uid pid uuid guid matricola matricule"
+)
 #: tokens that name a key only next to a person word (``customer_number``, not
 #: ``number_of_children``)
-NUMBER_WORDS = _words("number no nr num nummer numero code ref reference")
+NUMBER_WORDS = _words("number no nr num nummer numero nro code codigo codice cod ref reference")
+#: a German or Dutch compound key: a person word and ``nummer`` in one token
+#: (``Personalnummer``, ``Kundennummer``, ``klantnummer``, ``Fallnummer``)
+_COMPOUND_KEY = re.compile(
+    r"^(personal|personeels|kunden|klant|patienten|patient|mitarbeiter|medewerker|fall|"
+    r"matrikel|mitglieds|lid|leden|versicherten|schuler|leerling|kund|client|dossier|akten)"
+    r"(nummer|nr|id|kennung)$"
+)
 #: tokens after which a ``name`` is not a person's name
 NON_PERSON_NAMES = _words(
     "product company org organisation organization business brand drug medication medicine "
@@ -265,7 +317,11 @@ def id_name(name: str) -> str | None:
         return None
     persons = set(tokens) & PERSON_WORDS
     groups = set(tokens) & GROUP_WORDS
-    strong = [t for t in tokens if t in ID_WORDS or (t.endswith("id") and t[:-2] in PERSON_WORDS)]
+    strong = [
+        t
+        for t in tokens
+        if t in ID_WORDS or (t.endswith("id") and t[:-2] in PERSON_WORDS) or _COMPOUND_KEY.match(t)
+    ]
     weak = [t for t in tokens if t in NUMBER_WORDS]
     if strong or (weak and persons):
         return "group" if groups and not persons else "person"

@@ -92,18 +92,35 @@ def test_check_digits_agree_with_stdnum(check, oracle, locale, method, form):
     assert not expected[len(valid) :].all()  # corruptions the oracle refuses are refused
 
 
-def test_steuer_id_agrees_with_iso7064_mod_11_10():
-    """German Steuer-IDs: the check digit of random 10-digit stems from the oracle; the
-    function accepts exactly those (first digit not 0) and refuses every other last digit."""
+def test_steuer_id_agrees_with_stdnum():
+    """German Steuer-IDs: the check digit (ISO 7064 MOD 11,10) of random 10-digit stems in
+    which one digit repeats (python-stdnum's ``de.idnr`` rule); the function accepts exactly
+    what the oracle accepts and refuses every other last digit."""
+    from stdnum.de import idnr
+
     rng = np.random.default_rng(3)
-    stems = [str(int(rng.integers(1_000_000_000, 9_999_999_999))) for _ in range(200)]
+    stems: list[str] = []
+    while len(stems) < 200:
+        stem = str(int(rng.integers(1_000_000_000, 9_999_999_999)))
+        if any(idnr.is_valid(stem + last) for last in "0123456789"):
+            stems.append(stem)
     values, expected = [], []
     for stem in stems:
         for last in "0123456789":
             values.append(stem + last)
-            expected.append(mod_11_10.is_valid(stem + last))
+            expected.append(idnr.is_valid(stem + last))
     assert checksums.by_length(values, checksums.de_steuer_id).tolist() == expected
     assert sum(expected) == len(stems)  # one valid check digit per stem
+
+
+def test_mod_11_10_agrees_with_iso7064():
+    """ISO 7064 MOD 11,10 alone (the Croatian OIB; the Steuer-ID adds its digit rule)."""
+    rng = np.random.default_rng(3)
+    stems = [str(int(rng.integers(1_000_000_000, 9_999_999_999))) for _ in range(200)]
+    values = [stem + last for stem in stems for last in "0123456789"]
+    expected = [mod_11_10.is_valid(v) for v in values]
+    assert checksums.by_length(values, checksums.mod_11_10).tolist() == expected
+    assert sum(expected) == len(stems)
 
 
 def test_luhn_refuses_a_repeated_digit_and_empty_input():
