@@ -68,8 +68,8 @@ Encoding = Annotated[
     str,
     typer.Option(
         "--encoding",
-        help="Text encoding of the CSV/TSV files read (default utf-8, a BOM accepted; e.g. "
-        "cp1252, latin-1, utf-16)",
+        help="Encoding of the CSV/TSV files read that are not UTF-8 (e.g. cp1252, latin-1, "
+        "utf-16); UTF-8 files, a BOM or not, are always read as UTF-8",
     ),
 ]
 
