@@ -84,10 +84,13 @@ def main() -> None:
 
         init()  # warm-up (imports), and the policy the check reads
         policy = work / "draft0" / "policy.yaml"
-        report = privcheck.check(data, policy)
+        # (a draft: its review items are open, and the benchmark times the check all the same)
+        report = privcheck.check(data, policy, allow_draft=True)
         roles = {c: a.role.value for c, a in privcheck.load_policy(policy).attributes.items()}
         init_wall, init_cpu = best(init, args.repeats)
-        check_wall, check_cpu = best(lambda: privcheck.check(data, policy), args.repeats)
+        check_wall, check_cpu = best(
+            lambda: privcheck.check(data, policy, allow_draft=True), args.repeats
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"table: {args.rows:,} rows x 12 columns, {size:.0f} MB CSV")

@@ -25,17 +25,34 @@ from privcheck import __version__
 from privcheck.checker import check
 from privcheck.errors import PolicyError
 from privcheck.policy import Policy, Role, load_policy, parse_policy
-from privcheck.report import Report, requirement
+from privcheck.profiling.tags import REVIEW
+from privcheck.report import Report, mark_draft, requirement
 
 VERDICT_SCHEMA_VERSION = "1"
 
-#: catalog tag → policy role (compare case-insensitively, after stripping a DataHub tag URN prefix)
+#: catalog tag → policy role (compare case-insensitively, after stripping a DataHub tag URN
+#: prefix). privcheck's own ``PII:…`` tags name the roles; OpenMetadata's system
+#: classifications (its tagFQN, ``PII.Sensitive``, or the tag's name alone, ``Sensitive``) by
+#: their definitions: ``PII.Sensitive`` data identifies a person on its own (an identifier),
+#: ``PII.NonSensitive`` identifies in combination — zip, race, gender, date of birth (a
+#: quasi-identifier) —, ``PII.None`` is not personal (insensitive),
+#: ``PersonalData.SpecialCategory`` is GDPR's special categories (sensitive) and
+#: ``PersonalData.Personal`` is personal data of an unsaid kind (review)
 DEFAULT_TAG_ROLES: dict[str, str] = {
     "pii:identifier": "identifier",
     "pii:quasi-identifier": "quasi_identifier",
     "pii:sensitive": "sensitive",
     "pii:insensitive": "insensitive",
+    "pii.sensitive": "identifier",
+    "pii.nonsensitive": "quasi_identifier",
+    "pii.none": "insensitive",
+    "personaldata.specialcategory": "sensitive",
+    "personaldata.personal": REVIEW,
 }
+
+#: the classifications whose tags may be given by the tag's name alone (OpenMetadata's
+#: ``tagLabel.name``, without the classification of its ``tagFQN``)
+_CLASSIFICATIONS = ("pii.", "personaldata.")
 
 
 class ModelVerdict(BaseModel):
@@ -89,6 +106,16 @@ class Verdict(BaseModel):
     suppression_ok: bool = Field(
         True, description="The suppressed records are within the policy's suppression limit"
     )
+    draft: bool = Field(
+        False,
+        description="The policy was a draft (columns still marked review:) evaluated with "
+        "allow_draft=True: this verdict does not mean the release is safe",
+    )
+    open_reviews: list[str] = Field(
+        default_factory=list,
+        description="The columns whose role is still to be decided (the policy's review: "
+        "entries); empty unless draft",
+    )
     evaluated_at: datetime = Field(description="When the check ran (UTC)")
     privcheck_version: str = __version__
 
@@ -99,11 +126,15 @@ class Verdict(BaseModel):
 def policy_digest(policy: Policy) -> str:
     """sha256 over the policy's canonical JSON (sorted keys, defaults included, no whitespace).
 
-    Hierarchies given by path are identified by the path, not the file's content.
+    Hierarchies given by path are identified by the path, not the file's content. An
+    attribute's open decision (``review``) is part of the policy; its absence is not written,
+    so a decided policy keeps the digest it had before open decisions were data.
     """
-    canonical = json.dumps(
-        policy.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    )
+    data = policy.model_dump(mode="json")
+    for attr in data.get("attributes", {}).values():
+        if attr.get("review") is None:
+            attr.pop("review", None)
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -128,7 +159,7 @@ def verdict_from_report(
                 violating_records=m.violating_records,
             )
         )
-    return Verdict(
+    verdict = Verdict(
         dataset=dataset,
         policy_digest=policy_digest(policy),
         policy_version=policy_version,
@@ -142,6 +173,7 @@ def verdict_from_report(
         suppression_ok=report.suppression_ok,
         evaluated_at=datetime.now(UTC),
     )
+    return mark_draft(verdict, policy)
 
 
 def _dataset_name(dataset: pd.DataFrame | str | Path, name: str | None) -> str:
@@ -159,15 +191,19 @@ def evaluate(
     name: str | None = None,
     policy_version: str | None = None,
     allow_empty: bool = False,
+    allow_draft: bool = False,
 ) -> Verdict:
     """Check ``dataset`` against ``policy`` and return the catalog's Verdict.
 
     ``name`` identifies the dataset in the Verdict (default: the file name, or the DataFrame's
     ``attrs["name"]``); ``policy_version`` is recorded as given. A dataset without records is
-    refused (``DataError``) unless ``allow_empty``.
+    refused (``DataError``) unless ``allow_empty``; a draft policy (columns still marked
+    ``review:``) is refused (``PolicyError``) unless ``allow_draft``, and the Verdict then says
+    ``draft: true``.
     """
     policy = load_policy(policy)
-    report = check(dataset, policy, details=False, allow_empty=allow_empty)
+    policy.require_decided(allow_draft=allow_draft)
+    report = check(dataset, policy, details=False, allow_empty=allow_empty, allow_draft=True)
     return verdict_from_report(report, policy, _dataset_name(dataset, name), policy_version)
 
 
@@ -195,6 +231,7 @@ def evaluate_synthetic(
     policy_version: str | None = None,
     seed: int | None = None,
     params: Mapping[str, Mapping[str, Any]] | None = None,
+    allow_draft: bool = False,
 ) -> Verdict:
     """The Verdict of a synthetic table: one entry per attack (inference: per sensitive
     attribute), its value the risk (membership inference: the advantage) over what the control
@@ -204,13 +241,15 @@ def evaluate_synthetic(
     population it never saw (`privcheck.risk.synthetic`). Without ``synthetic_risk`` in the
     policy every entry passes and carries its value (``required`` null). ``params`` gives an
     attack's parameters by name (``{"linkability": {"n_attacks": 1000}}``); ``seed`` makes the
-    run reproducible and is not written into the Verdict.
+    run reproducible and is not written into the Verdict. A draft policy is refused unless
+    ``allow_draft`` (as ``evaluate``).
     """
     from privcheck.io import read_table
     from privcheck.plugins import risk_registry
     from privcheck.risk.assess import assess
 
     policy = load_policy(policy)
+    policy.require_decided(allow_draft=allow_draft)
     frames = [read_table(x) for x in (original, synthetic, control)]
     registry = risk_registry()
     bound = policy.synthetic_risk.max_risk if policy.synthetic_risk is not None else None
@@ -253,7 +292,7 @@ def evaluate_synthetic(
                     violating_records=0,
                 )
             )
-    return Verdict(
+    verdict = Verdict(
         dataset=_dataset_name(synthetic, name),
         policy_digest=policy_digest(policy),
         policy_version=policy_version,
@@ -264,6 +303,7 @@ def evaluate_synthetic(
         models=models,
         evaluated_at=datetime.now(UTC),
     )
+    return mark_draft(verdict, policy)
 
 
 def verdict_json_schema() -> dict[str, Any]:
@@ -284,6 +324,7 @@ def remediate(
     *,
     name: str | None = None,
     policy_version: str | None = None,
+    allow_draft: bool = False,
     **options: Any,
 ) -> tuple[pd.DataFrame, Verdict]:
     """Anonymize ``dataset`` so that ``policy`` holds; return the release and its Verdict.
@@ -292,14 +333,17 @@ def remediate(
     the anonymizer's own bookkeeping) — exactly what ``evaluate`` or ``privcheck check`` says of
     the written release — so what the catalog records is what the released rows satisfy.
     Every random choice draws from the operating system's entropy unless ``seed=`` is given
-    (tests); the seed is in neither the release nor the Verdict.
+    (tests); the seed is in neither the release nor the Verdict. A draft policy (columns
+    still marked ``review:``) is refused (``PolicyError``) unless ``allow_draft``; the Verdict
+    then says ``draft: true``.
     """
     from privcheck.anonymizers.api import anonymize
 
     policy = load_policy(policy)
-    release, _ = anonymize(dataset, policy, algorithm=algorithm, **options)
+    policy.require_decided(allow_draft=allow_draft)
+    release, _ = anonymize(dataset, policy, algorithm=algorithm, allow_draft=True, **options)
     # a release whose every record was suppressed is what the policy allowed: a vacuous pass
-    report = check(release, policy, details=False, allow_empty=True)
+    report = check(release, policy, details=False, allow_empty=True, allow_draft=True)
     name = name or _dataset_name(dataset, None)
     return release, verdict_from_report(report, policy, name, policy_version)
 
@@ -313,6 +357,24 @@ def _normalise_tag(tag: str) -> str:
     return tag.casefold()
 
 
+def tag_role(tag: str, roles: Mapping[str, str]) -> str | None:
+    """The role ``tag`` names in ``roles`` (normalised tag → role), or None: the tag as given,
+    else — a bare tag name such as ``NonSensitive`` — under an OpenMetadata classification."""
+    tag = _normalise_tag(tag)
+    if tag in roles:
+        return roles[tag]
+    if "." not in tag and ":" not in tag:
+        for prefix in _CLASSIFICATIONS:
+            if prefix + tag in roles:
+                return roles[prefix + tag]
+    return None
+
+
+def roles_of(tags: Sequence[str], roles: Mapping[str, str]) -> list[str]:
+    """The distinct roles a column's tags name, sorted."""
+    return sorted({r for r in (tag_role(t, roles) for t in tags) if r is not None})
+
+
 def policy_from_tags(
     columns: Mapping[str, Sequence[str]],
     *,
@@ -324,25 +386,30 @@ def policy_from_tags(
 ) -> Policy:
     """A policy from a catalog's column tags: ``{"age": ["pii:quasi-identifier"], ...}``.
 
-    ``mapping`` (tag → role; default ``DEFAULT_TAG_ROLES``) is how a catalog's own tag names —
-    an OpenMetadata classification such as ``Privacy.QuasiIdentifier``, a DataHub tag URN — map to
-    roles. ``default_hierarchies`` gives a hierarchy spec per column (the policy's
-    ``hierarchy`` field); ``models`` the privacy models, as in a policy file. Columns without a
-    role tag become insensitive (or are left out with ``untagged="ignore"``); a column with two
-    role tags is an error.
+    ``mapping`` (tag → role; default ``DEFAULT_TAG_ROLES``: privcheck's ``PII:…`` tags and
+    OpenMetadata's ``PII`` and ``PersonalData`` classifications) is how a catalog's own tag
+    names — a custom OpenMetadata classification such as ``Privacy.QuasiIdentifier``, a DataHub
+    tag URN — map to roles; a role may be ``"review"``: personal data whose role the tag does
+    not say (OpenMetadata's ``PersonalData.Personal``) becomes an insensitive attribute with an
+    open ``review:`` decision, so every gate refuses the policy until a person decides it.
+    ``default_hierarchies`` gives a hierarchy spec per column (the policy's ``hierarchy``
+    field); ``models`` the privacy models, as in a policy file. Columns without a role tag
+    become insensitive (or are left out with ``untagged="ignore"``); a column with two role
+    tags is an error.
     """
     roles = {_normalise_tag(t): r for t, r in (mapping or DEFAULT_TAG_ROLES).items()}
-    bad = sorted({r for r in roles.values() if r not in Role.__members__})
+    bad = sorted({r for r in roles.values() if r not in Role.__members__ and r != REVIEW})
     if bad:
         raise PolicyError(
-            f"tag mapping names unknown role {bad[0]!r}; roles are {', '.join(Role.__members__)}"
+            f"tag mapping names unknown role {bad[0]!r}; roles are "
+            f"{', '.join(Role.__members__)} (or {REVIEW!r}: a person decides)"
         )
     hierarchies = dict(default_hierarchies or {})
     attributes: dict[str, dict[str, Any]] = {}
     for column, tags in columns.items():
         if isinstance(tags, str):
             tags = [tags]
-        found = sorted({roles[t] for t in map(_normalise_tag, tags) if t in roles})
+        found = roles_of(tags, roles)
         if len(found) > 1:
             raise PolicyError(
                 f"column {column!r} carries tags for several roles ({', '.join(found)}); "
@@ -351,6 +418,14 @@ def policy_from_tags(
         if not found and untagged == "ignore":
             continue
         entry: dict[str, Any] = {"role": found[0] if found else "insensitive"}
+        if entry["role"] == REVIEW:
+            said = ", ".join(t for t in tags if tag_role(t, roles) == REVIEW)
+            entry = {
+                "role": "insensitive",
+                "review": f"tagged {said} in the catalog: personal data whose role the tag "
+                "does not say — set its role (identifier, quasi_identifier, sensitive or "
+                "insensitive), then delete this review entry",
+            }
         if column in hierarchies and entry["role"] in ("quasi_identifier", "sensitive"):
             entry["hierarchy"] = dict(hierarchies[column])
         attributes[column] = entry

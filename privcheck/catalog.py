@@ -23,6 +23,7 @@ import re
 from typing import Any
 
 from privcheck.api import ModelVerdict, Verdict
+from privcheck.report import draft_note
 
 _DATAHUB_OPERATOR = {
     ">=": "GREATER_THAN_OR_EQUAL_TO",
@@ -58,6 +59,14 @@ def describe(m: ModelVerdict) -> str:
         else f"; {m.violating_classes:,} classes ({m.violating_records:,} records) violate it"
     )
     return f"{head} {outcome}: {m.statistic} {_num(m.value, m.unbounded)}{bound}{tail}"
+
+
+def _summary(verdict: Verdict, m: ModelVerdict) -> str:
+    """``describe(m)``, led by the draft warning when the policy was a draft (allow_draft):
+    a catalog shows the result without the Verdict around it."""
+    if not verdict.draft:
+        return describe(m)
+    return f"{draft_note(verdict.open_reviews)}. {describe(m)}"
 
 
 def _native(m: ModelVerdict) -> dict[str, str]:
@@ -139,7 +148,8 @@ def to_datahub(
                 "violating_classes": str(m.violating_classes),
                 "violating_records": str(m.violating_records),
                 "n_classes": str(verdict.n_classes),
-                "summary": describe(m),
+                "summary": _summary(verdict, m),
+                "draft": "true" if verdict.draft else "false",
                 "privcheck_version": verdict.privcheck_version,
             },
         }
@@ -196,11 +206,13 @@ def to_openmetadata(verdict: Verdict, table_fqn: str) -> list[dict[str, Any]]:
         ]
         if m.comparison:
             values.insert(1, {"name": "required", "value": f"{m.comparison} {_num(m.required)}"})
+        if verdict.draft:
+            values.append({"name": "draft", "value": "true"})
         body: dict[str, Any] = {
             "fqn": f"{table_fqn}.{name}",
             "timestamp": ts,
             "testCaseStatus": "Success" if m.passed else "Failed",
-            "result": describe(m),
+            "result": _summary(verdict, m),
             "testResultValue": values,
             "passedRows": n - m.violating_records,
             "failedRows": m.violating_records,

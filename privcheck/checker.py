@@ -21,7 +21,13 @@ from privcheck.models.base import Evaluation, evaluate_models, validate_data
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy, load_policy
 from privcheck.progress import progress
-from privcheck.report import ModelResult, Report, ViolatingClass, class_requirement
+from privcheck.report import (
+    ModelResult,
+    Report,
+    ViolatingClass,
+    class_requirement,
+    mark_draft,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -295,8 +301,13 @@ def check(
     allow_empty: bool = False,
     explain: bool = False,
     explain_max_size: int | None = None,
+    allow_draft: bool = False,
 ) -> Report:
     """Check a table against a policy: does every model hold, and who violates it?
+
+    A draft policy — columns still marked ``review:`` — is refused (``PolicyError``): the
+    columns left for review would pass as whatever they were drafted. ``allow_draft`` checks it
+    anyway, and the report says ``draft: true`` with the open columns.
 
     A table without records is refused (``DataError``): in a pre-release hook an empty extract
     is almost always a broken pipeline, not a safe release. ``allow_empty`` accepts it as a
@@ -316,6 +327,7 @@ def check(
     """
     started = time.perf_counter()
     policy = load_policy(policy)
+    policy.require_decided(allow_draft=allow_draft)
     policy.require_attributes()
     refuse_mechanism_models(policy)
     source = str(data) if isinstance(data, str | Path) else None
@@ -380,6 +392,7 @@ def check(
             report.explanation = explain_table(table, policy, frame, max_size=explain_max_size)
             log.info("explanation in %.3f s", report.explanation.seconds)
         bar.advance()
+    mark_draft(report, policy)
     report.elapsed_seconds = round(time.perf_counter() - started, 4)
     log.info("check %s in %.3f s", "passed" if report.passed else "failed", report.elapsed_seconds)
     return report

@@ -8,6 +8,7 @@ classes) on stderr; ``--quiet`` silences progress bars and notes.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
@@ -55,6 +56,64 @@ MaxGroups = Annotated[
     typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
 ]
 
+AllowDraft = Annotated[
+    bool,
+    typer.Option(
+        "--allow-draft",
+        help="Run a draft policy (columns still marked review:) anyway; the report then says "
+        "draft: true (default: refused, exit 2)",
+    ),
+]
+Encoding = Annotated[
+    str,
+    typer.Option(
+        "--encoding",
+        help="Encoding of the CSV/TSV files read that are not UTF-8 (e.g. cp1252, latin-1, "
+        "utf-16); UTF-8 files, a BOM or not, are always read as UTF-8",
+    ),
+]
+
+
+def reads_data(command):
+    """Run ``command`` with its ``--encoding`` applied to every CSV/TSV file it reads
+    (``privcheck.io.csv_encoding``): the data, a population table, earlier releases."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        from privcheck.io import csv_encoding
+
+        with csv_encoding(kwargs.get("encoding")):
+            return command(*args, **kwargs)
+
+    return run
+
+
+def refuse_draft(policy: Path, allow_draft: bool) -> None:
+    """A draft policy (columns still marked review:) is refused before any data is read:
+    exit 2, one line naming the columns and what to do."""
+    from privcheck.policy import load_policy
+
+    load_policy(policy).require_decided(allow_draft=allow_draft)
+
+
+def version_text() -> str:
+    """The installed distribution's version (``privcheck.__version__`` when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("privcheck")
+    except PackageNotFoundError:
+        from privcheck import __version__
+
+        return __version__
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"privcheck {version_text()}")
+        raise typer.Exit(0)
+
+
 DEFAULT_SCHEMA = Path("schemas/policy.schema.json")
 DEFAULT_VERDICT_SCHEMA = Path("schemas/verdict.schema.json")
 
@@ -82,6 +141,15 @@ def global_options(
     ] = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress bars or notes on stderr")
+    ] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print privcheck's version and exit",
+            callback=_print_version,
+            is_eager=True,
+        ),
     ] = False,
 ) -> None:
     """Privacy-model compliance checker and anonymizer."""
@@ -152,6 +220,7 @@ def render(report, fmt: Format, source: str | None = None) -> str:
 
 
 @app.command()
+@reads_data
 def check(
     data: Annotated[
         str | None,
@@ -222,6 +291,8 @@ def check(
             "all, up to 4,095 combinations)",
         ),
     ] = None,
+    allow_draft: AllowDraft = False,
+    encoding: Encoding = "utf-8",
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
     from privcheck.report_format import output_format, report_file_format
@@ -231,17 +302,19 @@ def check(
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
     guard({"--output": output, "--report": report_file}, [data, graph, linked_with], policy)
+    refuse_draft(policy, allow_draft)
     if explain and (graph is not None or linked_with is not None):
         raise typer.BadParameter("--explain applies to a table check, not to --graph/--linked-with")
     if graph is not None:
         from privcheck.graph.checking import check_graph
 
-        report = check_graph(graph, policy, max_violators=max_violators)
+        report = _marked(check_graph(graph, policy, max_violators=max_violators), policy)
         source = str(graph)
     elif linked_with is not None:
         from privcheck.anonymizers.complementary import check_linked
 
         report = check_linked(Path(data), linked_with, policy, max_violators=max_violators)
+        report = _marked(report, policy)
         source = f"{data} ⋈ {linked_with}"
     else:
         from privcheck.checker import check as run_check
@@ -260,6 +333,7 @@ def check(
             allow_empty=allow_empty,
             explain=explain,
             explain_max_size=explain_max_size,
+            allow_draft=allow_draft,
         )
         report.source = source = str(data)
     if report_file is None:
@@ -283,6 +357,15 @@ def check(
     raise typer.Exit(0 if report.passed else 1)
 
 
+def _marked(report, policy: Path):
+    """A report of a check that ran outside ``checker.check`` says whether the policy was a
+    draft (``--allow-draft``)."""
+    from privcheck.policy import load_policy
+    from privcheck.report import mark_draft
+
+    return mark_draft(report, load_policy(policy))
+
+
 def _without_details(report):
     """The check report without the plot data ``details=True`` adds (``checker.check``)."""
     if getattr(report, "class_sizes", None) is None:
@@ -301,6 +384,7 @@ def _wrote(first: Path, second: Path) -> None:
 
 
 @app.command()
+@reads_data
 def anonymize(
     data: Annotated[
         Path | None, typer.Argument(help="CSV/TSV/Parquet file to anonymize (or use --graph)")
@@ -360,6 +444,8 @@ def anonymize(
     ] = Engine.pandas,
     spark_master: SparkMaster = "local[*]",
     max_groups: MaxGroups = None,
+    allow_draft: AllowDraft = False,
+    encoding: Encoding = "utf-8",
 ) -> None:
     """Anonymize DATA so that every model of the policy holds; write the release atomically.
 
@@ -380,6 +466,7 @@ def anonymize(
         policy,
         directories=("--output",) if engine is Engine.spark else (),
     )
+    refuse_draft(policy, allow_draft)
     if graph is None:
         require_release_path(output, engine)
     params = parse_params(param)
@@ -392,6 +479,7 @@ def anonymize(
             result, text = _anonymize_table(
                 data, policy, output, algorithm, params, keep_order=keep_order, seed=seed,
                 previous=previous, engine=engine, spark_master=spark_master,
+                allow_draft=allow_draft,
             )  # fmt: skip
         if report is not None:
             write_text_atomic(report, render_anonymization(result, report_fmt, text))
@@ -440,7 +528,18 @@ def _anonymize_graph(graph, policy, output, algorithm, seed, params):
 
 
 def _anonymize_table(
-    data, policy, output, algorithm, params, *, keep_order, seed, previous, engine, spark_master
+    data,
+    policy,
+    output,
+    algorithm,
+    params,
+    *,
+    keep_order,
+    seed,
+    previous,
+    engine,
+    spark_master,
+    allow_draft=False,
 ):
     """Anonymize a table (pandas or an engine) and stage its release at ``output``."""
     from privcheck.anonymizers import anonymize as run_anonymize
@@ -462,6 +561,7 @@ def _anonymize_table(
             keep_order=keep_order,
             previous=previous,
             progress=bar.update,
+            allow_draft=allow_draft,
             **params,
         )
     write_release(release, output)
@@ -501,6 +601,7 @@ class CompareFormat(StrEnum):
 
 
 @app.command()
+@reads_data
 def compare(
     original: Annotated[Path, typer.Argument(help="The original file (CSV/TSV/Parquet)")],
     releases: Annotated[
@@ -541,6 +642,8 @@ def compare(
         Path | None,
         typer.Option("--output", "-o", help="Write the report here, atomically (.json, .txt)"),
     ] = None,
+    allow_draft: AllowDraft = False,
+    encoding: Encoding = "utf-8",
 ) -> None:
     """Which release to publish: the utility of each release against the original (loss, Prec,
     non-uniform entropy, KL divergence, classes, suppressed records, generalized cells,
@@ -562,10 +665,19 @@ def compare(
     if seed is not None and seed < 0:
         raise PolicyError(f"--seed must be 0 or more; got {seed}")
     pol = load_policy(policy)
+    pol.require_decided(allow_draft=allow_draft)
     data = read_table(original)
     # each release is named as given on the command line (JSON 'release', 'recommended')
     frames = [(name, read_table(Path(name))) for name in releases]
-    result = compare_releases(data, frames, pol, target=target, test_share=test_share, seed=seed)
+    result = compare_releases(
+        data,
+        frames,
+        pol,
+        target=target,
+        test_share=test_share,
+        seed=seed,
+        allow_draft=allow_draft,
+    )
     if chosen == "json":
         text = render_json(result)
     else:
@@ -580,6 +692,7 @@ class RiskFormat(StrEnum):
 
 
 @app.command()
+@reads_data
 def risk(
     original: Annotated[
         Path, typer.Option("--original", help="The original file (CSV/TSV/Parquet)")
@@ -652,6 +765,8 @@ def risk(
             "generator never saw, the non-members (same columns as --original)",
         ),
     ] = None,
+    allow_draft: AllowDraft = False,
+    encoding: Encoding = "utf-8",
 ) -> None:
     """Measure the disclosure risk of a release: how many records an attack re-identifies, or
     how much a synthetic table adds to what a control set gives (exit 1 above the policy's
@@ -664,6 +779,7 @@ def risk(
     from privcheck.params import parse_params
     from privcheck.plugins import risk_registry
     from privcheck.policy import load_policy
+    from privcheck.report import mark_draft
     from privcheck.report_format import output_format
     from privcheck.risk.assess import assess, render_risk_text
 
@@ -686,6 +802,7 @@ def risk(
         raise PolicyError(f"unknown attack {attack!r}; known attacks: {', '.join(registry)}")
     measure.check_params(params)
     pol = load_policy(policy)
+    pol.require_decided(allow_draft=allow_draft)
     attrs = None
     if intruder_attributes is not None:
         attrs = [a.strip() for a in intruder_attributes.split(",") if a.strip()]
@@ -707,6 +824,7 @@ def risk(
         control=read_table(control) if control is not None else None,
         control_name=str(control) if control is not None else None,
     )
+    mark_draft(report, pol)
     if fmt is RiskFormat.json:
         text = report.to_json() + "\n"
     elif fmt is RiskFormat.html:
@@ -719,6 +837,7 @@ def risk(
 
 
 @app.command()
+@reads_data
 def apply(
     data: Annotated[str, typer.Argument(help="The next batch (CSV/TSV/Parquet; folder or glob)")],
     transformation: Annotated[
@@ -751,6 +870,8 @@ def apply(
             "the operating system's entropy",
         ),
     ] = None,
+    allow_draft: AllowDraft = False,
+    encoding: Encoding = "utf-8",
 ) -> None:
     """Re-apply a chosen transformation to DATA and check it: exit 0 and write the release if
     the policy holds, exit 1 with the batch's check report and NO release if it does not."""
@@ -764,12 +885,15 @@ def apply(
         directories=("--output",) if engine is Engine.spark else (),
     )
     require_release_path(output, engine)
+    refuse_draft(policy, allow_draft)
     frame: object = data
     if engine is not Engine.pandas:
         from privcheck.engines.readers import open_frame
 
         frame = open_frame(data, engine.value, spark_master)
-    release, report = run_apply(frame, transformation, policy, keep_order=keep_order, seed=seed)
+    release, report = run_apply(
+        frame, transformation, policy, keep_order=keep_order, seed=seed, allow_draft=allow_draft
+    )
     if release is None:
         typer.echo(render(report, fmt, str(data)), nl=False)
         typer.echo(
@@ -784,6 +908,7 @@ def apply(
 
 
 @app.command()
+@reads_data
 def hook(
     files: Annotated[
         list[Path] | None,
@@ -796,6 +921,8 @@ def hook(
     fmt: Annotated[
         str, typer.Option("--format", "-f", help="text, or github for Actions annotations")
     ] = "text",
+    allow_draft: AllowDraft = False,
+    encoding: Encoding = "utf-8",
 ) -> None:
     """Check data files against the policies privcheck.toml assigns them (pre-commit, CI)."""
     from privcheck.hook import run_hook
@@ -808,6 +935,7 @@ def hook(
         github=fmt == "github",
         echo=typer.echo,
         echo_error=lambda line: typer.echo(line, err=True),
+        allow_draft=allow_draft,
     )
     raise typer.Exit(code)
 
@@ -818,6 +946,7 @@ class InitFormat(StrEnum):
 
 
 @app.command()
+@reads_data
 def init(
     data: Annotated[Path, typer.Argument(help="CSV/TSV/Parquet file to profile")],
     output: Annotated[
@@ -866,6 +995,7 @@ def init(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing policy or hierarchy file")
     ] = False,
+    encoding: Encoding = "utf-8",
 ) -> None:
     """Profile DATA and draft its policy: a role for every column with its reason, a hierarchy
     for every quasi-identifier, the models. Exit 0 with the draft written, 2 on bad input."""
@@ -895,6 +1025,8 @@ def init(
     draft = draft_policy(data, k=k, l=l, suppression=suppression, tags=tags)
     write_draft(draft.profile, output, hierarchies_dir=hierarchies, inputs=inputs, force=force)
     profile = draft.profile
+    for warning in profile.warnings:  # (said even with --quiet)
+        typer.echo(f"privcheck: warning: {warning}", err=True)
     if fmt is InitFormat.json:
         typer.echo(profile.to_json())
     else:

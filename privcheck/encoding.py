@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from privcheck.errors import DataError, PolicyError
+from privcheck.errors import DataError, PolicyError, listing
 from privcheck.hierarchy import (
     MISSING_LABEL,
     TOP,
@@ -584,7 +584,7 @@ def encode(
         c for c, a in policy.attributes.items() if c not in seen and a.role is not Role.identifier
     ]
     if absent:
-        have = ", ".join(map(str, names[:12]))
+        have = listing(names, 12)
         raise DataError(
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"

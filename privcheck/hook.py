@@ -26,7 +26,7 @@ from pathlib import Path
 
 from privcheck.errors import PolicyError, PrivcheckError
 from privcheck.io import read_text_file
-from privcheck.report import Report, _fmt, _params, requirement
+from privcheck.report import Report, _fmt, _params, draft_note, requirement
 
 CONFIG_NAMES = ("privcheck.toml", "pyproject.toml")
 _OPS = {">=": "≥", "<=": "≤", "<": "<"}
@@ -180,6 +180,8 @@ def summary_line(report: Report) -> str:
                 f"{m.violating_classes} classes / {m.violating_records} records violate"
             )
     parts = [*(f.upper()[:1] + f[1:] for f in report.findings()), *parts]
+    if report.draft:
+        parts.insert(0, draft_note(report.open_reviews))
     return "; ".join(parts) if parts else "no models"
 
 
@@ -207,7 +209,11 @@ def github_annotations(report: Report, file: str | None) -> str:
     for finding in report.findings():
         title = _escape_property("privcheck: release integrity")
         lines.append(f"::error {where}title={title}::{_escape_data(finding)}")
-    if not lines:
+    if report.draft:
+        title = _escape_property("privcheck: draft policy")
+        note = _escape_data(draft_note(report.open_reviews))
+        lines.insert(0, f"::warning {where}title={title}::{note}")
+    if not [line for line in lines if line.startswith("::error")]:
         title = _escape_property("privcheck: policy holds")
         lines.append(
             f"::notice {where}title={title}::"
@@ -223,13 +229,19 @@ def run_hook(
     github: bool = False,
     echo=print,
     echo_error=None,
+    allow_draft: bool = False,
 ) -> int:
     """Check ``files`` (all matched files when empty); print one line each; return the exit code.
 
     Verdicts go to ``echo`` (stdout), bad input to ``echo_error`` (stderr): a file that cannot be
     checked, a broken policy or config. With ``github`` a bad file is also annotated on stdout,
-    where Actions reads workflow commands."""
+    where Actions reads workflow commands.
+
+    A draft policy (columns still marked ``review:``) is refused once, in one line naming its
+    columns, and none of its files is checked (exit 2) — unless ``allow_draft``, when each
+    file's line says the policy is a draft."""
     from privcheck.checker import check
+    from privcheck.policy import draft_message, load_policy
 
     if echo_error is None:
 
@@ -243,13 +255,30 @@ def run_hook(
         return 2
     targets = assign(files, config) if files else assign(all_files(config), config)
     worst, checked = 0, 0
+    drafts: set[Path] = set()  # policies refused as drafts: said once, their files skipped
+    for rule in dict.fromkeys(r for _, rules in targets for r in rules):
+        try:
+            policy = load_policy(rule.policy)
+        except PrivcheckError:
+            continue  # (said per file, below)
+        if policy.is_draft and not allow_draft:
+            drafts.add(rule.policy)
+            where = _relative(rule.policy, config.root) or str(rule.policy)
+            message = draft_message(policy.open_reviews, where)
+            if github:
+                title = _escape_property("privcheck: draft policy")
+                echo(f"::error title={title}::{_escape_data(message)}")
+            echo_error(f"privcheck: error: {message}")
+            worst = 2
     for path, rules in targets:
         shown = _relative(path, config.root) or str(path)
         for rule in rules:
+            if rule.policy in drafts:
+                continue
             checked += 1
             policy = _relative(rule.policy, config.root) or str(rule.policy)
             try:
-                report = check(path, rule.policy, details=False)
+                report = check(path, rule.policy, details=False, allow_draft=allow_draft)
             except PrivcheckError as exc:
                 if github:
                     echo(
@@ -266,6 +295,6 @@ def run_hook(
                 echo(f"{shown}: {verdict} ({policy}): {summary_line(report)}")
             if not report.passed:
                 worst = max(worst, 1)
-    if checked == 0 and not github:
+    if checked == 0 and not github and not drafts:
         echo(f"privcheck: no file matched the rules of {config.source.name}; nothing checked")
     return worst

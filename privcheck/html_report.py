@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from privcheck.errors import listing
 from privcheck.report import (
     SECTION_ORDER,
     AnonymizationReport,
@@ -43,6 +44,7 @@ from privcheck.report import (
     _fmt,
     _params,
     class_requirement,
+    draft_note,
     requirement,
 )
 
@@ -518,7 +520,7 @@ def _violators_table(m: ModelResult, limit: int = 10) -> str:
     rows = "".join(
         f"<tr><td>{e(_params(v.values))}</td><td class='num'>{v.size:,}</td>"
         f"<td class='num'>{e(_fmt(v.statistic))}</td>"
-        f"<td>{e(', '.join(map(str, v.records[:12])))}{' …' if v.size > 12 else ''}</td></tr>"
+        f"<td>{e(listing(v.records, 12, total=v.size))}</td></tr>"
         for v in m.violators[:limit]
     )
     more = m.violating_classes - min(limit, len(m.violators))
@@ -616,6 +618,14 @@ def _page(title: str, body: list[str]) -> str:
     )
 
 
+def _draft_banner(report: Any) -> str:
+    """The warning a report made under a draft policy (``--allow-draft``) shows at the top."""
+    if not getattr(report, "draft", False):
+        return ""
+    note = e(draft_note(report.open_reviews))
+    return f"<p class='warning' id='draft'><strong>{note}</strong></p>"
+
+
 def render_html(report: Report) -> str:
     """The report as one self-contained HTML page (see the module docstring for the layout)."""
     verdict = "PASSED" if report.passed else "FAILED"
@@ -648,6 +658,7 @@ def render_html(report: Report) -> str:
             f"<p class='finding' id='finding-{i}'><strong>FAIL:</strong> {e(f)}</p>"
             for i, f in enumerate(report.findings(), 1)
         ),
+        _draft_banner(report),
         f"<nav>{''.join(toc)}</nav>",
         _summary_table(report),
         _classes_section(report),
@@ -693,6 +704,7 @@ def render_risk_html(report: Any) -> str:
         )
         + f" Randomness: {e(randomness(report.seed_given))}."
         + "</p>",
+        _draft_banner(report),
         f"<nav>{''.join(toc)}</nav>",
         *(_contributed_section(s, n) for n, s in enumerate(report.sections)),
         f"<footer>privcheck {e(report.privcheck_version)} · risk in "
@@ -1281,6 +1293,7 @@ def render_anonymization_html(report: Any) -> str:
         f"({r.n_suppressed:,} suppressed) over {e(', '.join(r.quasi_identifiers))}. The release "
         f"{'satisfies' if check.passed else 'FAILS'} the policy: "
         f"{sum(m.passed for m in check.models)} of {len(check.models)} models hold.</p>",
+        _draft_banner(r),
         f"<nav>{''.join(toc)}</nav>",
         *(html_ for _, _, html_ in parts),
         *(

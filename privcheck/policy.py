@@ -26,7 +26,7 @@ from pydantic import (
     model_validator,
 )
 
-from privcheck.errors import PolicyError, PrivcheckError
+from privcheck.errors import PolicyError, PrivcheckError, listing
 from privcheck.limits import check_integers, load_json, load_yaml
 
 
@@ -193,6 +193,25 @@ class Attribute(_Strict):
         description="Order of the values for ordered t-closeness (default: numeric if the values "
         "are numbers, else natural sort order)",
     )
+    review: str | None = Field(
+        None,
+        description="An open decision: what was seen of the column and what a person must "
+        "decide (written by `privcheck init`). A policy with any review left is a draft: check, "
+        "anonymize, apply, hook, risk, compare, the GX expectation and the catalog API refuse "
+        "it unless told --allow-draft (allow_draft=True). Resolve it by setting the role and "
+        "deleting the review entry",
+    )
+
+    @field_validator("review")
+    @classmethod
+    def _says_what(cls, review: str | None) -> str | None:
+        # (null is no open decision: what a dumped, decided policy writes back)
+        if review is not None and not review.strip():
+            raise ValueError(
+                "an open decision must say what was seen and what to decide; once the role is "
+                "decided, delete the review entry"
+            )
+        return review
 
     @field_validator("order")
     @classmethod
@@ -383,6 +402,8 @@ class Policy(_Strict):
 
     #: Directory relative hierarchy paths are resolved against (set when loaded from a file).
     _base_dir: Path | None = PrivateAttr(None)
+    #: The file the policy was loaded from (named in a draft's refusal).
+    _source: Path | None = PrivateAttr(None)
 
     @property
     def base_dir(self) -> Path | None:
@@ -466,6 +487,48 @@ class Policy(_Strict):
     def identifiers(self) -> list[str]:
         return [n for n, a in self.attributes.items() if a.role is Role.identifier]
 
+    @property
+    def open_reviews(self) -> dict[str, str]:
+        """The open decisions, column → what was seen and what to decide (the attributes'
+        ``review`` entries, in policy order). A policy with any is a draft."""
+        return {n: a.review for n, a in self.attributes.items() if a.review is not None}
+
+    @property
+    def is_draft(self) -> bool:
+        """Whether decisions are still open (``review`` entries left)."""
+        return any(a.review is not None for a in self.attributes.values())
+
+    def decide(self, column: str, role: Role | str | None = None) -> Policy:
+        """A copy of the policy with ``column``'s open decision resolved: its ``review`` entry
+        deleted, its role set to ``role`` (default: the drafted role, kept). What editing the
+        file does, for a policy held in Python (``privcheck.draft_policy``)."""
+        attr = self.attributes.get(column)
+        if attr is None:
+            raise PolicyError(
+                f"the policy has no attribute {column!r}; columns: {listing(self.attributes)}"
+            )
+        data = self.model_dump(mode="json", exclude_none=True)
+        entry = data["attributes"][column]
+        entry.pop("review", None)
+        if role is not None:
+            entry["role"] = Role(role).value
+            if entry["role"] != Role.quasi_identifier.value:
+                for key in ("top_coding", "bottom_coding"):
+                    entry.pop(key, None)
+        decided = parse_policy(data, base_dir=self.base_dir)
+        decided._source = self._source
+        return decided
+
+    def require_decided(self, *, allow_draft: bool = False, where: str | None = None) -> None:
+        """Refuse a draft: a policy with open ``review`` entries must not decide a release
+        (every column left for review would silently pass as what it was drafted).
+        ``allow_draft`` runs it anyway — the caller's report then says ``draft: true``."""
+        if allow_draft or not self.is_draft:
+            return
+        if where is None and self._source is not None:
+            where = str(self._source)
+        raise PolicyError(draft_message(self.open_reviews, where))
+
     def resolve_path(self, name: str | Path) -> Path:
         """A path the policy names, relative to the policy file's folder (to the working
         directory for a policy given as a dict)."""
@@ -490,6 +553,22 @@ class Policy(_Strict):
 
     def model_entries(self, name: str) -> list[ModelConfig]:
         return [m for m in self.models if m.model == name]
+
+
+#: open decisions a refusal names before it says how many more
+DRAFT_NAMES_SHOWN = 10
+
+
+def draft_message(open_reviews: dict[str, str], where: str | None = None) -> str:
+    """The one line refusing a draft: the columns left for review and what to do."""
+    names = list(open_reviews)
+    what = f"{where} is a draft" if where else "the policy is a draft"
+    return (
+        f"{what}: {len(names)} column(s) still marked review ("
+        f"{listing(names, DRAFT_NAMES_SHOWN)}); decide each one's role and delete its "
+        "'review:' line, or pass --allow-draft (API: allow_draft=True) to run anyway — the "
+        "report then says draft: true"
+    )
 
 
 def _first_error(exc: ValidationError, prefix: str = "policy") -> str:
@@ -548,7 +627,9 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise PolicyError(f"policy file {path} is not valid YAML/JSON{where}: {problem}") from None
-    return parse_policy(data, base_dir=path.parent.resolve())
+    policy = parse_policy(data, base_dir=path.parent.resolve())
+    policy._source = path
+    return policy
 
 
 def policy_json_schema() -> dict[str, Any]:

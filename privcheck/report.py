@@ -14,6 +14,25 @@ from pydantic import BaseModel, Field, PrivateAttr, model_validator
 from privcheck import __version__
 
 
+def draft_note(open_reviews: list[str]) -> str:
+    """What every rendering of a report made under a draft policy says, visibly."""
+    from privcheck.errors import listing
+
+    n = len(open_reviews)
+    return (
+        f"DRAFT policy: {n} open review item{'s' if n != 1 else ''} ({listing(open_reviews)}) — "
+        "this verdict does not mean the release is safe"
+    )
+
+
+def mark_draft(report: Any, policy: Any) -> Any:
+    """Record on a report (check, anonymization, risk) or Verdict whether its policy was a
+    draft run with --allow-draft, and which columns are still to be decided."""
+    report.open_reviews = list(policy.open_reviews)
+    report.draft = bool(report.open_reviews)
+    return report
+
+
 class ViolatingClass(BaseModel):
     """One equivalence class that breaks a model: its released values, size and records."""
 
@@ -319,6 +338,16 @@ class Report(BaseModel):
         description="How a '*' cell was read: one more value (category) or a value matching "
         "every value of its quasi-identifier (wildcard: k-anonymity judges effective class sizes)",
     )
+    draft: bool = Field(
+        False,
+        description="The policy was a draft (columns still marked review:) run with "
+        "--allow-draft: this verdict does not mean the release is safe",
+    )
+    open_reviews: list[str] = Field(
+        default_factory=list,
+        description="The columns whose role is still to be decided (the policy's review: "
+        "entries); empty unless draft",
+    )
     source: str | None = None
     privcheck_version: str = __version__
     elapsed_seconds: float | None = None
@@ -569,6 +598,16 @@ class AnonymizationReport(BaseModel):
     )
     chosen: str | None = Field(
         None, description="The algorithm whose release was written (the algorithm's own name)"
+    )
+    draft: bool = Field(
+        False,
+        description="The policy was a draft (columns still marked review:) run with "
+        "--allow-draft: this verdict does not mean the release is safe",
+    )
+    open_reviews: list[str] = Field(
+        default_factory=list,
+        description="The columns whose role is still to be decided (the policy's review: "
+        "entries); empty unless draft",
     )
     source: str | None = None
     privcheck_version: str = __version__

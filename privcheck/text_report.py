@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from privcheck.errors import listing
 from privcheck.report import (
     AnonymizationReport,
     Explanation,
@@ -16,6 +17,7 @@ from privcheck.report import (
     Report,
     _fmt,
     _params,
+    draft_note,
 )
 
 
@@ -33,6 +35,8 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
         f"privcheck anonymize{src}: {report.algorithm} — released {report.n_kept} of "
         f"{report.n_records} records, suppressed {report.n_suppressed}"
     )
+    if report.draft:
+        console.print(draft_note(report.open_reviews))
     if report.node is not None:
         levels = ", ".join(f"{k}={v}" for k, v in report.node.items())
         console.print(f"generalization levels: {levels}")
@@ -242,6 +246,8 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
         )
         for finding in report.findings():
             console.print(f"FAIL: {finding}")
+    if report.draft:
+        console.print(draft_note(report.open_reviews))
     table = Table(show_edge=False)
     for col in ("model", "parameters", "result", "achieved", "violating classes", "records"):
         table.add_column(col, justify="right" if col in ("achieved", "records") else "left")
@@ -265,7 +271,7 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
         vt.add_column(m.statistic, justify="right")
         vt.add_column("nodes" if report.kind == "graph-check" else "records (row numbers)")
         for v in m.violators[:max_rows]:
-            recs = ", ".join(map(str, v.records[:6])) + (" …" if v.size > 6 else "")
+            recs = listing(v.records, 6, total=v.size)
             vt.add_row(_params(v.values), str(v.size), _fmt(v.statistic, v.unbounded), recs)
         console.print(vt)
     if report.explanation is not None:

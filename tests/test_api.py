@@ -129,6 +129,40 @@ def test_custom_tag_mapping_and_errors():
         policy_from_tags({"a": ["pii:quasi-identifier"]}, models=[{"model": "k-anonymity"}])
 
 
+def test_openmetadata_pii_classification_tags(adult_frame):
+    """OpenMetadata's system tags (its tagFQN, or the tag's name alone) by their definitions:
+    PII.Sensitive identifies on its own, PII.NonSensitive in combination (zip, race, gender,
+    date of birth), PII.None is not personal, PersonalData.SpecialCategory is sensitive, and
+    PersonalData.Personal says personal without its role: an open decision (a draft)."""
+    tags = {
+        "email": ["PII.Sensitive"],
+        "age": ["PII.NonSensitive", "Tier.Tier1"],
+        "sex": ["NonSensitive"],  # tagLabel.name, without the classification
+        "race": ["pii.nonsensitive"],
+        "salary-class": ["PersonalData.SpecialCategory"],
+        "education": ["PII.None"],
+        "occupation": ["PersonalData.Personal"],
+    }
+    policy = policy_from_tags(tags, models=[{"model": "k-anonymity", "k": 5}])
+    roles = {c: a.role.value for c, a in policy.attributes.items()}
+    assert roles == {
+        "email": "identifier",
+        "age": "quasi_identifier",
+        "sex": "quasi_identifier",
+        "race": "quasi_identifier",
+        "salary-class": "sensitive",
+        "education": "insensitive",
+        "occupation": "insensitive",
+    }
+    assert list(policy.open_reviews) == ["occupation"]
+    assert "tagged PersonalData.Personal" in policy.open_reviews["occupation"]
+    with pytest.raises(PolicyError, match=r"is a draft: 1 column\(s\) still marked review"):
+        evaluate(adult_frame, policy)
+    assert evaluate(adult_frame, policy, allow_draft=True).draft is True
+    with pytest.raises(PolicyError, match="several roles"):
+        policy_from_tags({"a": ["PII.Sensitive", "PII.None"]}, models=[])
+
+
 def test_remediate_releases_what_an_independent_check_confirms(adult_frame):
     """The Verdict is a fresh check of the release, confirmed here by a pandas group-by."""
     release, verdict = remediate(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -266,3 +267,20 @@ def test_failed_write_leaves_no_partial_file(cli, tmp_path):
 def test_usage_error_is_exit_2(cli):
     res = cli("check")
     assert res.returncode == 2
+
+
+def test_version(cli):
+    """``privcheck --version`` prints the installed version (the package's own when not
+    installed) and exits 0, without a command."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    import privcheck
+
+    try:
+        expected = version("privcheck")
+    except PackageNotFoundError:
+        expected = privcheck.__version__
+    res = cli("--version")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == f"privcheck {expected}\n" and res.stderr == ""
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", expected)

@@ -36,7 +36,7 @@ BAD_FILES: dict[str, tuple[bytes | None, str]] = {
     "duplicate.csv": (b"a,a,b,s\n1,2,3,4\n1,2,3,4\n", "'a' appears twice"),
     "ragged.csv": (b"a,b,s\n1,2,3\n1,2\n", "Expected 3 columns, got 2"),
     "extra.csv": (b"a,b,s\n1,2,3\n1,2,3,4,5\n", "Expected 3 columns, got 5"),
-    "latin1.csv": (b"a,b,s\n\xe9,2,3\n", "cannot read"),
+    "latin1.csv": (b"a,b,s\n\xe9,2,3\n", "pass --encoding cp1252"),
     "corrupt.parquet": (b"not parquet at all", "cannot read"),
     "-": (None, "standard input"),
 }

@@ -14,7 +14,7 @@ from privcheck.errors import PolicyError
 from privcheck.io import read_table
 from privcheck.plugins import anonymizer_registry
 from privcheck.policy import Policy, load_policy
-from privcheck.report import AnonymizationReport
+from privcheck.report import AnonymizationReport, mark_draft
 
 
 def anonymize(
@@ -27,6 +27,7 @@ def anonymize(
     previous: AnonymizationReport | dict | str | Path | None = None,
     progress: Progress | None = None,
     max_groups: int | None = None,
+    allow_draft: bool = False,
     **params: Any,
 ) -> tuple[Any, AnonymizationReport]:
     """Anonymize ``data`` so that every model of ``policy`` holds; return the release and its
@@ -50,10 +51,16 @@ def anonymize(
     generalizes first for the full-domain searches — see ``privcheck.engines.generalize``);
     polars, pyarrow and DuckDB frames are collected to pandas.
 
+    A draft policy (columns still marked ``review:``) is refused unless ``allow_draft``: a
+    column left for review would be released as whatever it was drafted (an undecided column is
+    drafted insensitive, and kept in clear). With ``allow_draft`` the report and its check say
+    ``draft: true``.
+
     Raises ``PolicyError`` when the policy cannot be satisfied (saying why) and ``DataError`` when
     the data does not fit the policy.
     """
     policy = load_policy(policy)
+    policy.require_decided(allow_draft=allow_draft)
     registry = anonymizer_registry()
     cls = registry.get(algorithm)
     if cls is None:
@@ -64,7 +71,7 @@ def anonymize(
         from privcheck.engines.generalize import anonymize_engine, is_spark, to_pandas
 
         if is_spark(data):
-            return anonymize_engine(
+            release, report = anonymize_engine(
                 data,
                 policy,
                 anonymizer,
@@ -72,6 +79,7 @@ def anonymize(
                 progress=progress,
                 max_groups=max_groups,
             )
+            return release, _marked(report, policy)
         data = to_pandas(data)
     frame = read_table(data)
     release, report = anonymizer.anonymize(
@@ -85,4 +93,10 @@ def anonymize(
     report.source = None if isinstance(data, pd.DataFrame) else str(data)
     if report.chosen is None:
         report.chosen = report.algorithm
-    return release, report
+    return release, _marked(report, policy)
+
+
+def _marked(report: AnonymizationReport, policy: Policy) -> AnonymizationReport:
+    """The report and its re-check say whether the policy was a draft (``--allow-draft``)."""
+    mark_draft(report.check, policy)
+    return mark_draft(report, policy)

@@ -33,7 +33,7 @@ from privcheck.errors import PolicyError
 from privcheck.io import read_json_file, read_table
 from privcheck.models.base import table_models
 from privcheck.policy import Policy, load_policy
-from privcheck.report import AnonymizationReport, Report
+from privcheck.report import AnonymizationReport, Report, mark_draft
 
 
 def load_transformation(transformation: Any) -> dict[str, Any]:
@@ -114,16 +114,22 @@ def apply(
     keep_order: bool = False,
     seed: int | None = None,
     max_groups: int | None = None,
+    allow_draft: bool = False,
 ) -> tuple[Any | None, Report]:
     """Generalize ``data`` with a transformation chosen earlier and check the result.
+
+    A draft policy (columns still marked ``review:``) is refused unless ``allow_draft``; the
+    report then says ``draft: true``.
 
     Returns ``(release, check of the release)``, or ``(None, check of the batch at the node)``
     when the node no longer satisfies the policy within the suppression limit. ``data`` is a
     pandas frame or file (release: pandas, shuffled unless ``keep_order``) or a Spark frame
     (release: Spark, mapped and suppressed in Spark); other engine frames are collected.
     """
+    loaded = load_policy(policy)
+    loaded.require_decided(allow_draft=allow_draft)
     t = load_transformation(transformation)
-    policy = _policy(load_policy(policy), t)
+    policy = _policy(loaded, t)
     if policy.model_entries("differential-privacy"):
         raise PolicyError(
             "differential privacy is a property of the mechanism: re-applying a node to a new "
@@ -151,7 +157,7 @@ def apply(
         report = check_table(table, policy, source="batch at the transformation's node")
         if report.passed:  # pragma: no cover - a failing verdict has violating classes
             raise RuntimeError("the node fails the policy but its check passes")
-        return None, report
+        return None, mark_draft(report, policy)
     if spark:
         from privcheck.anonymizers.mapping import node_mapping
         from privcheck.engines.generalize import engine_recheck
@@ -159,12 +165,12 @@ def apply(
 
         mapping = node_mapping(agg, encoded, node, table, kept, policy)
         release, kept_rows = spark_release(data, policy, mapping)
-        return release, engine_recheck(kept_rows, policy)
+        return release, mark_draft(engine_recheck(kept_rows, policy), policy)
     kept_records = kept[table.record_class]
     release, suppressed = materialise(
         data, encoded, node, kept_records, policy, keep_order=keep_order, seed=seed
     )
-    return release, recheck(release, suppressed, policy)
+    return release, mark_draft(recheck(release, suppressed, policy), policy)
 
 
 __all__ = ["apply", "load_transformation", "transformation_json"]

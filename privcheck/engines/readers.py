@@ -81,10 +81,17 @@ def open_frame(data: str | Path, engine: str = "pandas", spark_master: str = "lo
     matches = local_matches(text)
     fmt = data_format(text)
     sep = ","
-    if fmt == "csv" and matches:
-        from privcheck.io import sniff_delimiter
+    if fmt == "csv":
+        from privcheck.io import current_encoding, encoding_for, is_utf8, sniff_delimiter
 
-        sep = sniff_delimiter(matches[0])
+        encoding = encoding_for(matches[0]) if matches else current_encoding()
+        if not is_utf8(encoding):  # (polars reads UTF-8 only; DuckDB few others, no cp1252)
+            raise DataError(
+                f"--engine {engine} reads UTF-8 CSV files only, not {encoding}; use --engine "
+                f"pandas or spark, or save the file as UTF-8 (iconv -f {encoding} -t utf-8)"
+            )
+        if matches:
+            sep = sniff_delimiter(matches[0])
     target = _scan_target(text)
     try:
         if engine == "polars":

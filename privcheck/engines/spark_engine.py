@@ -79,16 +79,18 @@ def read_spark(spark: Any, data: str | Path) -> Any:
     fmt = data_format(text)
     matches = local_matches(text)
     reader = spark.read
+    if fmt == "csv":  # (a file that does not decode is refused here, in privcheck's words)
+        from privcheck.io import current_encoding, encoding_for, is_utf8, sniff_delimiter
+
+        encoding = encoding_for(matches[0]) if matches else current_encoding()
+        sep = sniff_delimiter(matches[0], encoding) if matches else ","
     try:
         if fmt == "csv":
-            from privcheck.io import sniff_delimiter
-
-            sep = sniff_delimiter(matches[0]) if matches else ","
             return (
                 reader.option("header", "true")
                 .option("sep", sep)
                 .option("inferSchema", "false")
-                .option("encoding", "UTF-8")
+                .option("encoding", "UTF-8" if is_utf8(encoding) else encoding)
                 .csv(text)
             )
         return reader.parquet(text)

@@ -15,7 +15,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from privcheck.errors import DataError, PolicyError
+from privcheck.errors import DataError, PolicyError, listing
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,8 @@ def require_simple_graph(graph: nx.Graph) -> None:
     loops = list(nx.nodes_with_selfloops(graph))
     if loops:
         raise DataError(
-            f"graph has {len(loops)} self-loop(s) (at nodes {loops[:5]}); remove them, or load "
+            f"graph has {len(loops)} self-loop(s) (at nodes {listing(loops, 5, fmt=repr)}); "
+            "remove them, or load "
             "it with read_graph(..., normalise=True), which drops and counts them"
         )
 

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel
 
-from privcheck.errors import DataError, PolicyError
+from privcheck.errors import DataError, PolicyError, listing
 from privcheck.io import require_regular_file
 
 LABEL_ATTR = "label"
@@ -240,11 +240,13 @@ def _from_table(
     if not normalise and (loops.any() or duplicates.any()):
         problems = []
         if loops.any():
-            problems.append(f"{int(loops.sum())} self-loop(s) (rows {row_ids[loops][:5].tolist()})")
+            problems.append(
+                f"{int(loops.sum())} self-loop(s) (rows [{listing(row_ids[loops], 5)}])"
+            )
         if duplicates.any():
             problems.append(
                 f"{int(duplicates.sum())} repeated edge(s), counting reversed rows as the same "
-                f"undirected edge (rows {row_ids[duplicates][:5].tolist()})"
+                f"undirected edge (rows [{listing(row_ids[duplicates], 5)}])"
             )
         raise DataError(
             "edge list is not a simple graph: "
@@ -295,7 +297,7 @@ def _check_cells(col: pd.Series, name: str) -> None:
     if blank.any():
         rows = np.flatnonzero(blank)
         raise DataError(
-            f"{rows.size} edge(s) have a missing {name!r} node (rows {rows[:5].tolist()}, "
+            f"{rows.size} edge(s) have a missing {name!r} node (rows [{listing(rows, 5)}], "
             "counting from 0 after the header); every edge needs both endpoints — drop or fill "
             "those rows (isolated nodes belong in the node-label table)"
         )
@@ -305,7 +307,7 @@ def _check_cells(col: pd.Series, name: str) -> None:
             rows = np.flatnonzero(bad)
             raise DataError(
                 f"column {name!r} holds node ids that are not hashable values (e.g. lists) in "
-                f"rows {rows[:5].tolist()}; node ids must be strings or numbers"
+                f"rows [{listing(rows, 5)}]; node ids must be strings or numbers"
             )
 
 
@@ -327,7 +329,7 @@ def _from_networkx(graph: nx.Graph, normalise: bool, kind: str) -> tuple[nx.Grap
     if not normalise and (loops or parallel):
         problems = []
         if loops:
-            problems.append(f"{len(loops)} self-loop(s) (at nodes {loops[:5]})")
+            problems.append(f"{len(loops)} self-loop(s) (at nodes {listing(loops, 5, fmt=repr)})")
         if parallel:
             problems.append(f"{parallel} parallel edge(s)")
         raise DataError(
@@ -376,22 +378,22 @@ def _attach_labels(
     if no_label.any():
         raise DataError(
             f"{int(no_label.sum())} node(s) have no {label_col!r} value (rows "
-            f"{np.flatnonzero(no_label)[:5].tolist()}); give every node a label"
+            f"{listing(np.flatnonzero(no_label), 5)}); give every node a label"
         )
     dup = table[node_col].duplicated(keep=False).to_numpy()
     if dup.any():
         raise DataError(
-            f"node-label table lists {int(dup.sum())} row(s) for repeated nodes, e.g. "
-            f"{table[node_col][dup].head(3).tolist()}; list each node once"
+            f"node-label table lists {int(dup.sum())} row(s) for repeated nodes: "
+            f"{listing(table[node_col][dup].drop_duplicates(), 3, fmt=repr)}; list each node once"
         )
     nodes = table[node_col].tolist()
     values = table[label_col].tolist()
     unlabelled = set(graph) - set(nodes)
     if unlabelled:
-        example = sorted(map(str, unlabelled))[:5]
+        shown = listing(sorted(map(str, unlabelled)), 5, fmt=repr)
         raise DataError(
-            f"{len(unlabelled)} node(s) of the graph have no row in the node-label table, e.g. "
-            f"{example}; label every node (ids must match exactly, CSV ids are strings)"
+            f"{len(unlabelled)} node(s) of the graph have no row in the node-label table: "
+            f"{shown}; label every node (ids must match exactly, CSV ids are strings)"
         )
     before = graph.number_of_nodes()
     graph.add_nodes_from(nodes)

@@ -33,7 +33,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from privcheck.errors import DataError
+from privcheck.errors import DataError, listing
 from privcheck.graph.arrays import edge_triangle_counts, graph_arrays, validate_k
 from privcheck.graph.result import MAX_VIOLATORS, GraphModelResult, build_result
 
@@ -132,14 +132,15 @@ def _label_codes(graph: nx.Graph, nodes: list[Any], label: str | None) -> np.nda
     missing = [u for u, v in zip(nodes, values, strict=True) if v is None or v != v]
     if missing:
         raise DataError(
-            f"{len(missing)} node(s) have no {label!r} attribute (e.g. {missing[:5]}); give every "
+            f"{len(missing)} node(s) have no {label!r} attribute "
+            f"({listing(missing, 5, fmt=repr)}); give every "
             "node a label, or check without labels (label=None)"
         )
     unhashable = [u for u, v in zip(nodes, values, strict=True) if not isinstance(v, Hashable)]
     if unhashable:
         raise DataError(
             f"node label {label!r} must be a hashable value (str, int, ...); nodes "
-            f"{unhashable[:5]} have unhashable labels"
+            f"{listing(unhashable, 5, fmt=repr)} have unhashable labels"
         )
     return pd.factorize(pd.Series(values, dtype=object))[0].astype(np.int64)
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from privcheck.errors import DataError, PolicyError
+from privcheck.errors import DataError, PolicyError, listing
 from privcheck.masking.exact import as_int64, even_offset, shifted_floats
 
 Data = pd.DataFrame | np.ndarray
@@ -173,7 +173,7 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
     if bad_mask.any():
         j = int(np.flatnonzero(bad_mask.any(axis=0))[0])
         rows = np.flatnonzero(bad_mask[:, j])
-        shown = ", ".join(str(r) for r in rows[:5]) + (", …" if len(rows) > 5 else "")
+        shown = listing(rows, 5)
         raise DataError(
             f"column {cols[j]!r} has {len(rows)} missing or infinite value(s) (rows {shown}); "
             "impute or drop them before masking"

@@ -223,11 +223,13 @@ def plain_columns(path: str | Path, rows: int = 2_000) -> list[str]:
     heads: dict[str, list] = {}
     try:
         if path.is_file() and path.suffix.lower() in (".csv", ".tsv", ".txt"):
-            from privcheck.io import csv_header, sniff_delimiter
+            from privcheck.io import csv_header, encoding_for, is_utf8, sniff_delimiter
 
-            sep = sniff_delimiter(path)
-            header = csv_header(path, sep)
-            with path.open("r", encoding="utf-8-sig", newline="") as fh:
+            encoding = encoding_for(path)
+            sep = sniff_delimiter(path, encoding)
+            header = csv_header(path, sep, encoding)
+            text = "utf-8-sig" if is_utf8(encoding) else encoding
+            with path.open("r", encoding=text, newline="") as fh:
                 reader = csv.reader(fh, delimiter=sep)
                 next(reader, None)
                 lines = [row for _, row in zip(range(rows), reader, strict=False)]
@@ -243,7 +245,7 @@ def plain_columns(path: str | Path, rows: int = 2_000) -> list[str]:
                     if pa.types.is_string(batch.schema.field(i).type)
                     or pa.types.is_large_string(batch.schema.field(i).type)
                 }
-    except (OSError, UnicodeDecodeError, csv.Error, ValueError, pa.ArrowException):
+    except (OSError, UnicodeDecodeError, csv.Error, ValueError, pa.ArrowException, DataError):
         return []  # the reader proper says what is wrong with the file
     return [n for n, v in heads.items() if len(v) >= 100 and len(set(v)) > 0.5 * len(v)]
 

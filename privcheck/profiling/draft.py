@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pyarrow as pa
 
-from privcheck.errors import DataError, PolicyError
+from privcheck.errors import DataError, PolicyError, listing
 from privcheck.policy import Policy, parse_policy
 from privcheck.profiling import hierarchies, recognizers, rules, writer
 from privcheck.profiling.columns import (
@@ -40,7 +40,14 @@ from privcheck.profiling.columns import (
     plain_columns,
     sample_rows,
 )
-from privcheck.profiling.tags import check_tags, read_tags, tag_roles
+from privcheck.profiling.tags import (
+    REVIEW,
+    absent_columns,
+    absent_note,
+    check_tags,
+    read_tags,
+    tag_roles,
+)
 from privcheck.profiling.types import TypeInfo, infer
 
 #: suppression limit of a draft when none is given: one record in twenty may be suppressed
@@ -99,8 +106,12 @@ class Profile:
     #: what ``privcheck check`` says of the table under the draft
     check: dict[str, Any] | None = None
     seconds: float = 0.0
-    #: what the draft changed from what was asked (a k lowered to the records there are)
+    #: what the draft changed from what was asked (a k lowered to the records there are), and
+    #: the warnings
     notes: list[str] = field(default_factory=list)
+    #: what the user must hear even with --quiet (tags of columns the data does not have);
+    #: each is also one of the notes
+    warnings: list[str] = field(default_factory=list)
     #: the policy file and hierarchy files written (``write_draft``)
     policy_path: str | None = None
     hierarchy_files: list[str] = field(default_factory=list)
@@ -171,7 +182,18 @@ def _detect(col: ColumnData, info: TypeInfo) -> recognizers.Detection:
 
 
 def _apply_tag(decision: rules.Decision, tagged: str) -> rules.Decision:
-    """The catalog's role, with the profile's disagreement (if any) in the reason."""
+    """The catalog's role, with the profile's disagreement (if any) in the reason. A tag that
+    marks personal data without its role (``review``) keeps the profile's role, to review."""
+    if tagged == REVIEW:
+        profile_says = decision.reason.removeprefix("review: ")
+        return rules.Decision(
+            decision.role,
+            "review: tagged personal data in the catalog, its role not said; the profile says "
+            f"{decision.role}: {profile_says}",
+            True,
+            decision.concept,
+            decision.pattern,
+        )
     reason = f"tagged {tagged} in the catalog"
     undecided = decision.review and decision.role == "insensitive"
     if decision.role != tagged and not undecided:
@@ -284,9 +306,13 @@ def draft_policy(
             )
     _validate_parameters(k, l, suppression, n_rows)
     roles: dict[str, str] = {}
+    warnings: list[str] = []
     if tags is not None:  # (a file is checked as it is read; a mapping given here, now)
         checked = check_tags(tags) if isinstance(tags, dict) else read_tags(tags)
         roles = tag_roles(checked, names)
+        absent = absent_columns(checked, names)
+        if absent:  # a warning, not a stop: the catalog describes more than the extract
+            warnings.append(absent_note(absent))
 
     positions = sample_rows(n_rows, sample_size, seed)
 
@@ -312,7 +338,8 @@ def draft_policy(
         l=l,
         suppression_limit=limit,
         missing="own_class" if missing else None,
-        notes=notes,
+        notes=[*notes, *warnings],
+        warnings=warnings,
     )
     policy = parse_policy(policy_dict(profile))
     if check:
@@ -337,10 +364,31 @@ def models(profile: Profile) -> list[dict[str, Any]]:
     return out
 
 
+_ROLE_WORDS = {
+    "identifier": "identifier",
+    "quasi_identifier": "quasi-identifier",
+    "sensitive": "sensitive",
+    "insensitive": "insensitive",
+}
+
+
+def review_text(c: ColumnProfile) -> str:
+    """The open decision written on a column marked for review: what was seen (the reason,
+    without its ``review:`` markers) and what to decide. Every gate refuses the policy until
+    the entry is deleted (``Policy.require_decided``)."""
+    seen = c.reason.removeprefix("review: ").replace("; review: ", "; ").strip()
+    return (
+        f"{seen} — drafted {_ROLE_WORDS[c.role]}: keep or change the role, then delete this "
+        "review entry"
+    )
+
+
 def _entry(c: ColumnProfile, hierarchy: dict[str, Any] | None) -> dict[str, Any]:
     entry: dict[str, Any] = {"role": c.role}
     if c.role == "quasi_identifier" and hierarchy is not None:
         entry["hierarchy"] = hierarchy
+    if c.review:
+        entry["review"] = review_text(c)
     return entry
 
 
@@ -378,9 +426,8 @@ def preview(frame: Any, policy: Policy, profile: Profile) -> None:
     findings = []
     if identifiers:
         findings.append(
-            f"{len(identifiers)} identifier column(s) present ({', '.join(identifiers[:6])}"
-            + (" …" if len(identifiers) > 6 else "")
-            + "): a release drops them"
+            f"{len(identifiers)} identifier column(s) present ({listing(identifiers, 6)}): a "
+            "release drops them"
         )
     for m in report.models:
         if not m.passed:
@@ -395,7 +442,9 @@ def preview(frame: Any, policy: Policy, profile: Profile) -> None:
             )
     profile.check = {
         "passed": report.passed,
-        "exit_code": 0 if report.passed else 1,
+        # a draft is refused until its review entries are deleted: exit 2, whatever it holds
+        "exit_code": 2 if policy.is_draft else 0 if report.passed else 1,
+        "draft": policy.is_draft,
         "n_classes": report.n_classes,
         "findings": findings,
     }
@@ -440,7 +489,13 @@ def _header(profile: Profile) -> list[str]:
         f"{len(profile.columns)} columns.",
         *(f"Note: {note}." for note in profile.notes),
         "A draft: read every line before you rely on it"
-        + (f", above all the {n_review} marked 'review:'." if n_review else "."),
+        + (
+            f", above all the {n_review} with a 'review:' entry — check, anonymize and every "
+            "other gate refuse this policy until each is decided (set the role, delete the "
+            "review entry)."
+            if n_review
+            else "."
+        ),
         f"Value patterns were detected on a sample of up to {profile.sample_size:,} rows per "
         "column; each line's comment says why the column got its role.",
     ]
@@ -452,7 +507,7 @@ def _missing_comment(profile: Profile) -> str:
         for c in profile.columns
         if c.n_missing and c.role in ("quasi_identifier", "sensitive")
     ]
-    shown = ", ".join(cols[:6]) + (" …" if len(cols) > 6 else "")
+    shown = listing(cols, 6)
     verb = "has" if len(cols) == 1 else "have"
     return f"{shown} {verb} missing values: a class of their own (<missing>)"
 
@@ -461,8 +516,11 @@ def policy_text(profile: Profile, specs: dict[str, dict[str, Any]], as_json: boo
     """The policy file's text (YAML with a comment per line, or JSON)."""
     if as_json:
         return json.dumps(policy_dict(profile, specs), indent=2, ensure_ascii=False) + "\n"
+    # (a column marked for review carries its reason in its review entry, not twice)
     lines = [
-        writer.AttributeLine(c.name, _entry(c, specs.get(c.name, c.hierarchy)), c.reason)
+        writer.AttributeLine(
+            c.name, _entry(c, specs.get(c.name, c.hierarchy)), "" if c.review else c.reason
+        )
         for c in profile.columns
     ]
     model_lines = []

@@ -4,6 +4,7 @@ say."""
 
 from __future__ import annotations
 
+from privcheck.errors import listing
 from privcheck.profiling.draft import Profile
 from privcheck.profiling.rules import pct
 
@@ -78,10 +79,14 @@ def summary_text(profile: Profile, data: str | None = None) -> str:
     ]
     target = profile.policy_path or "the policy"
     lines = [f"drafted {target}: " + ", ".join(parts)]
-    lines += [f"note: {note}" for note in profile.notes]
+    # (the warnings were said on their own line: ``privcheck: warning: …``)
+    lines += [f"note: {note}" for note in profile.notes if note not in profile.warnings]
     if review:
-        shown = ", ".join(review[:8]) + (" …" if len(review) > 8 else "")
-        lines.append(f"to review ({len(review)}, lines marked '# review:'): {shown}")
+        lines.append(
+            f"to decide ({len(review)}, the attributes with a 'review:' entry): "
+            f"{listing(review, 8)} — check, anonymize and every other gate refuse the draft "
+            "until each is decided (set the role, delete its review entry)"
+        )
     if profile.hierarchy_files:
         lines.append(f"table hierarchies: {', '.join(profile.hierarchy_files)}")
     qis = profile.quasi_identifiers
@@ -90,8 +95,7 @@ def summary_text(profile: Profile, data: str | None = None) -> str:
             lines.append(
                 f"{profile.unique_records:,} of {profile.rows:,} records "
                 f"({pct(profile.unique_records / profile.rows)}) are unique on the "
-                f"{len(qis)} quasi-identifier(s) {', '.join(qis[:8])}"
-                + (" …" if len(qis) > 8 else "")
+                f"{len(qis)} quasi-identifier(s) {listing(qis, 8)}"
             )
         else:
             lines.append(
@@ -99,16 +103,18 @@ def summary_text(profile: Profile, data: str | None = None) -> str:
                 "columns an intruder could know"
             )
     if profile.check is not None:
+        refused = "privcheck check refuses the draft (exit 2) until then; decided as drafted, "
+        head = refused + "it" if review else "privcheck check"
         if profile.check["passed"]:
-            lines.append("privcheck check will pass (exit 0)")
+            lines.append(f"{head} will pass (exit 0)")
         else:
-            lines.append(
-                "privcheck check will fail (exit 1): " + "; ".join(profile.check["findings"])
-            )
+            lines.append(f"{head} will fail (exit 1): " + "; ".join(profile.check["findings"]))
     if profile.policy_path:
         data = data or "DATA"
+        decide = f"decide the {len(review)} review entries, " if review else ""
         lines.append(
-            f"next: review {profile.policy_path}, then privcheck anonymize {data} "
-            f"-p {profile.policy_path} -o release.csv"
+            f"next: read {profile.policy_path}, {decide}then privcheck check {data} -p "
+            f"{profile.policy_path} and privcheck anonymize {data} -p {profile.policy_path} "
+            "-o release.csv"
         )
     return "\n".join(lines) + "\n"

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow.compute as pc
 
+from privcheck.errors import listing
 from privcheck.profiling import names, recognizers, vocabulary
 from privcheck.profiling.columns import ColumnData
 from privcheck.profiling.dates import format_name
@@ -286,7 +287,7 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
         top = max(found.shares, key=found.shares.get)
         return Decision(
             "identifier",
-            f"{pct(found.identifier_share)} of {_sampled(col)} are {' or '.join(kinds[:3])}",
+            f"{pct(found.identifier_share)} of {_sampled(col)} are {listing(kinds, 3, sep=' or ')}",
             pattern=top,
         )
     inside = {k: v for k, v in found.inside.items() if v >= recognizers.CONTAINS_SHARE}

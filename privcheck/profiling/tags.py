@@ -2,9 +2,14 @@
 
 A catalog (OpenMetadata, DataHub …) exports column → tags; the tags that name a role are those
 ``privcheck.api.policy_from_tags`` reads (``DEFAULT_TAG_ROLES``: ``PII:Identifier``,
-``PII:Quasi-Identifier``, ``PII:Sensitive``, ``PII:Insensitive``, compared case-insensitively,
-a DataHub ``urn:li:tag:`` prefix stripped). Other tags are ignored; a column without a role tag
-is drafted from its profile like any other.
+``PII:Quasi-Identifier``, ``PII:Sensitive``, ``PII:Insensitive``, and OpenMetadata's
+``PII.Sensitive`` (identifier), ``PII.NonSensitive`` (quasi-identifier), ``PII.None``
+(insensitive), ``PersonalData.SpecialCategory`` (sensitive) and ``PersonalData.Personal``
+(review: personal data, its role for a person to decide), with or without the classification
+prefix; compared case-insensitively, a DataHub ``urn:li:tag:`` prefix stripped). Other tags are
+ignored; a column without a role tag is drafted from its profile like any other. Tags of a
+column the data does not have are a warning (``absent_columns``), not a stop: a catalog's tags
+describe the table, an extract may leave columns out.
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ from typing import Any
 
 import yaml
 
-from privcheck.errors import PolicyError, PrivcheckError
+from privcheck.errors import PolicyError, PrivcheckError, listing
+
+#: what a tag says when it marks personal data without saying its role: the column gets an open
+#: decision (``review:``), which every gate refuses until a person makes it
+REVIEW = "review"
 
 
 def read_tags(path: str | Path) -> dict[str, list[str]]:
@@ -62,23 +71,36 @@ def check_tags(data: Any, where: str = "tags") -> dict[str, list[str]]:
     return out
 
 
-def tag_roles(tags: Mapping[str, Sequence[str]], columns: Sequence[str]) -> dict[str, str]:
-    """The role each tagged column's tags name (columns without a role tag are left out).
+def absent_columns(tags: Mapping[str, Sequence[str]], columns: Sequence[str]) -> list[str]:
+    """The tagged columns the data does not have (in the tags' order)."""
+    have = set(columns)
+    return [c for c in tags if c not in have]
 
-    A column the data does not have, or one with tags for two roles, is refused."""
-    from privcheck.api import DEFAULT_TAG_ROLES, _normalise_tag
+
+def absent_note(absent: Sequence[str]) -> str:
+    """The warning for tags of columns the data does not have: all of them, or how many more."""
+    return (
+        f"the tags name {len(absent)} column(s) the data does not have, ignored: "
+        f"{listing(absent, 12, fmt=repr)} (a column left out of the extract, or a misspelt "
+        "name in the tags file?)"
+    )
+
+
+def tag_roles(tags: Mapping[str, Sequence[str]], columns: Sequence[str]) -> dict[str, str]:
+    """The role each tagged column's tags name (columns without a role tag are left out;
+    ``"review"``: personal data whose role a person decides).
+
+    Columns the data does not have are skipped (``absent_columns`` says which); a column with
+    tags for two roles is refused."""
+    from privcheck.api import DEFAULT_TAG_ROLES, _normalise_tag, roles_of
 
     roles = {_normalise_tag(t): r for t, r in DEFAULT_TAG_ROLES.items()}
     have = set(columns)
     out: dict[str, str] = {}
     for column, names in tags.items():
         if column not in have:
-            shown = ", ".join(list(columns)[:12])
-            raise PolicyError(
-                f"the tags name column {column!r}, which the data does not have (columns: "
-                f"{shown}); fix the tags file"
-            )
-        found = sorted({roles[t] for t in map(_normalise_tag, names) if t in roles})
+            continue
+        found = roles_of(names, roles)
         if len(found) > 1:
             raise PolicyError(
                 f"column {column!r} carries tags for several roles ({', '.join(found)}); keep "

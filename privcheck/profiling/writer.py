@@ -2,10 +2,12 @@
 hierarchies in ARX's CSV format.
 
 A YAML library would drop the comments, and the comments are the point: each attribute line
-says why the column got its role (``# 99 % of 10,000 sampled values are e-mail addresses``) or
-what a person must decide (``# review: …``). So the text is written here, in flow style, one
-line per attribute; every string that is not a plain word is written as a double-quoted
-scalar, and the result is parsed back with privcheck's own loader before anything is written.
+says why the column got its role (``# 99 % of 10,000 sampled values are e-mail addresses``).
+What a person must decide is not a comment but data, the attribute's ``review:`` entry (which
+every gate reads: a policy with one left is a draft). So the text is written here, in flow
+style, one line per attribute; every string that is not a plain word is written as a
+double-quoted scalar, and the result is parsed back with privcheck's own loader before anything
+is written.
 """
 
 from __future__ import annotations

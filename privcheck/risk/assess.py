@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from privcheck import __version__
 from privcheck.errors import DataError, PolicyError
-from privcheck.report import Section, SectionPlot, SectionTable, _fmt
+from privcheck.report import Section, SectionPlot, SectionTable, _fmt, draft_note
 from privcheck.risk.measures import AttackInputs, RiskMeasure, RiskOutcome
 from privcheck.risk.results import RecordRiskSummary
 
@@ -83,6 +83,15 @@ class RiskReport(BaseModel):
         default=None,
         description="Whether the attack's risk (membership inference: its advantage; inference: "
         "the riskiest attribute's) is at most max_risk; null without a bound. False exits 1",
+    )
+    draft: bool = Field(
+        default=False,
+        description="The policy was a draft (columns still marked review:) run with "
+        "--allow-draft: its quasi-identifiers are not decided, so neither is this risk",
+    )
+    open_reviews: list[str] = Field(
+        default_factory=list,
+        description="The columns whose role is still to be decided; empty unless draft",
     )
     record_risk_summary: RecordRiskSummary
     attribute_contribution: dict[str, float]
@@ -483,6 +492,8 @@ def render_risk_text(report: RiskReport) -> str:
         f"{len(report.attributes)} attributes ({', '.join(report.attributes)})",
         f"  randomness: {randomness(report.seed_given)}",
     ]
+    if report.draft:
+        lines.append(f"  {draft_note(report.open_reviews)}")
     if report.reidentification_rate is not None or report.certain_rate is not None:  # linkage
         s = report.record_risk_summary
         lines += [

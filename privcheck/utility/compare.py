@@ -231,11 +231,17 @@ def compare_releases(
     target: str | None = None,
     test_share: float | None = None,
     seed: int | None = None,
+    allow_draft: bool = False,
 ) -> dict[str, Any]:
     """``privcheck compare``: per release (in the order given) its measures, ``risk`` and
     ``passed`` (``privcheck.utility.risk``), and the ``recommended`` release — the least loss
-    among those that pass the policy (the first on ties; None when none passes)."""
+    among those that pass the policy (the first on ties; None when none passes).
+
+    Which releases pass is the policy's verdict, so a draft policy (columns still marked
+    ``review:``) is refused unless ``allow_draft``; the result then says ``draft: true``."""
     from privcheck.utility.risk import release_verdict, risk_threshold
+
+    policy.require_decided(allow_draft=allow_draft)
 
     base = baseline(original, policy, target=target, test_share=test_share, seed=seed)
     entries = []
@@ -248,6 +254,8 @@ def compare_releases(
         "releases": entries,
         "recommended": recommend(entries),
         "risk_threshold": risk_threshold(policy),
+        "draft": policy.is_draft,
+        "open_reviews": list(policy.open_reviews),
     }
 
 

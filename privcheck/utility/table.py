@@ -182,6 +182,10 @@ def _render(result: dict, names: list[str], wide: bool, n_records: int | None) -
         f"{UP} higher is better, {DOWN} lower is better, {BEST} best of its column",
         "",
     ]
+    if result.get("draft"):
+        from privcheck.report import draft_note
+
+        lines[2:2] = [draft_note(result.get("open_reviews", []))]
     lines += _grid("release", names, entries, [COLS[k] for k in keys], [("passes", verdicts)])
     if risk_keys:
         lines += ["", "risk (prosecutor: 1 / class size, the classes `privcheck check` forms)"]

@@ -456,3 +456,71 @@ def test_policy_expectation_fails_when_an_identifier_column_is_present(context, 
     assert any("a release must not carry them" in f for f in details["findings"])
     (ok,) = results(cp.run(batch_parameters={"dataframe": adult[["sex"]]}))
     assert ok.success is True and ok.result["details"]["identifiers_present"] == []
+
+
+@pytest.fixture(scope="module")
+def eia_draft(tmp_path_factory):
+    """A draft `privcheck init` writes from the CASC EIA table (columns left for review)."""
+    from privcheck.profiling.draft import draft_policy, write_draft
+
+    eia = ROOT / "tests" / "data" / "casc" / "eia.csv"
+    folder = tmp_path_factory.mktemp("eia-draft")
+    draft = draft_policy(eia)
+    write_draft(draft.profile, folder / "policy.yaml", inputs=[eia])
+    review = [c.name for c in draft.profile.columns if c.review]
+    assert review
+    return pd.read_csv(eia, dtype=str, keep_default_na=False), folder / "policy.yaml", review
+
+
+def test_policy_expectation_refuses_a_draft_unless_allowed(context, eia_draft):
+    """A draft is a configuration error naming its open columns where the expectation is
+    written; allow_draft=True runs it and the result's details say draft: true."""
+    from great_expectations.compatibility import pydantic
+
+    frame, policy, review = eia_draft
+    with pytest.raises(pydantic.ValidationError) as info:
+        pg.ExpectTableToSatisfyPrivacyPolicy(policy=str(policy))
+    message = str(info.value)
+    assert re.search(r"(^|\n)\s*policy: .* is a draft", message), message
+    assert f"({', '.join(review)})" in message and "allow_draft=True" in message
+    allowed = pg.ExpectTableToSatisfyPrivacyPolicy(policy=str(policy), allow_draft=True)
+    cp = checkpoint(context, "draft", [allowed])
+    (res,) = results(cp.run(batch_parameters={"dataframe": frame}))
+    assert not res.exception_info.get("raised_exception"), res.exception_info
+    details = res.result["details"]
+    assert details["draft"] is True and details["open_reviews"] == review
+    sizes = frame.groupby("STATE").size()  # the oracle: the one drafted quasi-identifier
+    assert details["quasi_identifiers"] == ["STATE"]
+    k = next(m for m in details["models"] if m["model"] == "k-anonymity")
+    assert k["value"] == sizes.min()
+
+
+def test_a_policy_file_that_became_a_draft_fails_when_it_runs(context, adult, tmp_path):
+    """Written against a decided policy file that was later given a review entry: the run
+    refuses it: the checkpoint, which reloads its suite, cannot load the expectation any more,
+    and a batch validating the expectation directly raises the refusal, the open column named."""
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(
+        "attributes:\n  sex: {role: quasi_identifier}\n  race: {role: quasi_identifier}\n"
+        "models:\n  - {model: k-anonymity, k: 2}\n"
+    )
+    expectation = pg.ExpectTableToSatisfyPrivacyPolicy(policy=str(policy))
+    cp = checkpoint(context, "became-draft", [expectation])
+    (ok,) = results(cp.run(batch_parameters={"dataframe": adult}))
+    assert ok.success is True and ok.result["details"]["draft"] is False
+    policy.write_text(
+        policy.read_text().replace(
+            "race: {role: quasi_identifier}",
+            'race: {role: quasi_identifier, review: "a quasi-identifier here?"}',
+        )
+    )
+    with pytest.raises(Exception, match="became-draft-suite"):
+        cp.run(batch_parameters={"dataframe": adult})
+    batch = (
+        context.data_sources.add_pandas(name="became-draft-direct")
+        .add_dataframe_asset(name="became-draft-direct-asset")
+        .add_batch_definition_whole_dataframe("became-draft-direct-batch")
+        .get_batch(batch_parameters={"dataframe": adult})
+    )
+    with pytest.raises(Exception, match=r"is a draft: 1 column\(s\) still marked review \(race\)"):
+        batch.validate(expectation)

@@ -53,7 +53,7 @@ def test_data_errors(data, columns, fragment):
 def test_missing_value_message_lists_rows():
     frame = pd.DataFrame({"a": [np.nan] * 7 + [1.0]})
     with pytest.raises(
-        DataError, match=r"7 missing or infinite value\(s\) \(rows 0, 1, 2, 3, 4, …\)"
+        DataError, match=r"7 missing or infinite value\(s\) \(rows 0, 1, 2, 3, 4 and 2 more\)"
     ):
         numeric_table(frame)
 

@@ -53,6 +53,15 @@ def test_roles_and_reviews(drafts, name):
             assert got.role == want, (column, got.reason)
 
 
+def decided(policy: privcheck.Policy) -> privcheck.Policy:
+    """The draft with every open decision made as drafted (each review entry deleted): what a
+    person who accepts the draft's roles runs. A draft itself is refused by every gate."""
+    for column in policy.open_reviews:
+        policy = policy.decide(column)
+    assert not policy.is_draft
+    return policy
+
+
 def _unique_records(frame: pd.DataFrame, qis: list[str]) -> int:
     """Records alone on their quasi-identifier values (missing and blank values one value of
     their own): the independent count, by pandas."""
@@ -67,6 +76,8 @@ def _unique_records(frame: pd.DataFrame, qis: list[str]) -> int:
 @pytest.mark.parametrize("name", list(TABLES))
 def test_draft_checks_and_anonymizes_as_it_is(drafts, name):
     frame, policy, profile = drafts[name]
+    assert policy.is_draft is any(c.review for c in profile.columns)
+    policy = decided(policy)
     report = privcheck.check(frame, policy)
     assert profile.check["passed"] is report.passed
     assert profile.unique_records == _unique_records(frame, policy.quasi_identifiers)
@@ -86,6 +97,7 @@ def _real_tables():
 def test_real_tables(name):
     frame = _real_tables()[name]
     policy, profile = draft_policy(frame)
+    policy = decided(policy)
     report = privcheck.check(frame, policy)
     assert profile.check["passed"] is report.passed
     release, _result = privcheck.anonymize(frame, policy, seed=0)
@@ -118,8 +130,10 @@ def test_tags_win_and_a_contradiction_is_flagged(drafts):
     assert ward.role == "quasi_identifier" and ward.hierarchy["type"] == "table"
     assert not profile.column("dob").review
     assert profile.column("notes").role == "identifier"  # no role tag: the profile decides
-    with pytest.raises(PolicyError, match="does not have"):
-        draft_policy(frame, tags={"nope": ["PII:Identifier"]})
+    # a tagged column the extract does not have: a warning, not a stop (issue 29)
+    _policy, absent = draft_policy(frame, tags={"nope": ["PII:Identifier"], "sex": []})
+    assert absent.warnings == [n for n in absent.notes if "does not have" in n]
+    assert "1 column(s) the data does not have, ignored: 'nope'" in absent.warnings[0]
     with pytest.raises(PolicyError, match="several roles"):
         draft_policy(frame, tags={"sex": ["PII:Identifier", "PII:Sensitive"]})
 
@@ -151,7 +165,7 @@ def test_codes_keep_their_leading_zeros(drafts, tmp_path):
     frame.to_csv(path, index=False)
     policy, profile = draft_policy(path)
     assert profile.column("zip").type == "text"
-    release, _ = privcheck.anonymize(path, policy, seed=0)
+    release, _ = privcheck.anonymize(path, decided(policy), seed=0)
     values = set(release["zip"].dropna())
     assert all(len(v) == 5 for v in values if v not in ("<missing>", "*")), values
 
@@ -168,7 +182,8 @@ def test_files_validate_and_check_from_disk(drafts, tmp_path):
 
     jsonschema.validate(yaml.safe_load((tmp_path / "policy.yaml").read_text()), SCHEMA)
     loaded = privcheck.load_policy(tmp_path / "policy.yaml")
-    assert privcheck.check(data, loaded).n_records == len(frame)
+    assert loaded.open_reviews.keys() == {c.name for c in profile.columns if c.review}
+    assert privcheck.check(data, loaded, allow_draft=True).n_records == len(frame)
     with pytest.raises(DataError, match="exists"):
         write_draft(profile, tmp_path / "policy.yaml", inputs=[data])
     with pytest.raises(DataError, match="is the input"):

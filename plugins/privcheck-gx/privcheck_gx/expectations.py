@@ -81,7 +81,8 @@ class PrivacyExpectation(BatchExpectation):
             "n_classes": summary["n_classes"],
             "quasi_identifiers": summary["quasi_identifiers"],
         }
-        for key in ("identifiers_present", "n_suppressed", "suppression_ok", "findings"):
+        keys = ("identifiers_present", "n_suppressed", "suppression_ok", "findings", "draft")
+        for key in (*keys, "open_reviews"):
             if key in summary:  # (a summary from an older plugin version lacks them)
                 details[key] = summary[key]
         if len(models) == 1:
@@ -329,12 +330,18 @@ class ExpectTableToSatisfyPrivacyPolicy(PrivacyExpectation):
     Args:
         policy (str or dict): a policy file (YAML/JSON; hierarchy paths resolve against it) or
             the policy as a mapping.
+        allow_draft (bool): run a draft policy (columns still marked ``review:``) anyway; the
+            result's details then say ``draft: true``. Without it a draft is refused where the
+            expectation is written (a configuration error naming ``policy``) and when it runs.
     """
 
     policy: str | dict[str, Any] = pydantic.Field(description="Policy file path or mapping")
+    allow_draft: bool = pydantic.Field(
+        False, description="Run a draft policy (open review: entries) anyway; details say draft"
+    )
 
     metric_dependencies: ClassVar[tuple[str, ...]] = ("table.privcheck.policy",)
-    success_keys: ClassVar[tuple[str, ...]] = ("policy", "max_violators")
+    success_keys: ClassVar[tuple[str, ...]] = ("policy", "allow_draft", "max_violators")
     args_keys: ClassVar[tuple[str, ...]] = ("policy",)
 
     class Config:
@@ -342,7 +349,7 @@ class ExpectTableToSatisfyPrivacyPolicy(PrivacyExpectation):
 
     @classmethod
     def _policy_from(cls, values: dict[str, Any]):
-        return P.policy_param(values["policy"])
+        return P.policy_param(values["policy"], bool(values.get("allow_draft")))
 
     @classmethod
     def _sentence(cls, kwargs: dict[str, Any]) -> tuple[str, dict[str, Any]]:

@@ -52,7 +52,12 @@ class PrivcheckTableMetric(TableMetricProvider):
             domain_kwargs=metric_domain_kwargs, domain_type=MetricDomainTypes.TABLE
         )
         policy = cls.build_policy(dict(metric_value_kwargs))
-        return P.evaluate_frame(frame, policy, cls._max_violators(metric_value_kwargs))
+        return P.evaluate_frame(
+            frame,
+            policy,
+            cls._max_violators(metric_value_kwargs),
+            allow_draft=bool(metric_value_kwargs.get("allow_draft")),
+        )
 
     @metric_value(engine=SparkDFExecutionEngine)
     def _spark(
@@ -67,7 +72,12 @@ class PrivcheckTableMetric(TableMetricProvider):
             domain_kwargs=metric_domain_kwargs, domain_type=MetricDomainTypes.TABLE
         )
         policy = cls.build_policy(dict(metric_value_kwargs))
-        return P.evaluate_frame(frame, policy, cls._max_violators(metric_value_kwargs))
+        return P.evaluate_frame(
+            frame,
+            policy,
+            cls._max_violators(metric_value_kwargs),
+            allow_draft=bool(metric_value_kwargs.get("allow_draft")),
+        )
 
 
 class TableKAnonymity(PrivcheckTableMetric):
@@ -111,8 +121,8 @@ class TableTCloseness(PrivcheckTableMetric):
 
 class TablePrivacyPolicy(PrivcheckTableMetric):
     metric_name = "table.privcheck.policy"
-    value_keys = ("policy", "max_violators")
+    value_keys = ("policy", "allow_draft", "max_violators")
 
     @classmethod
     def build_policy(cls, kwargs: dict[str, Any]) -> Policy:
-        return P.policy_param(kwargs["policy"])
+        return P.policy_param(kwargs["policy"], bool(kwargs.get("allow_draft")))

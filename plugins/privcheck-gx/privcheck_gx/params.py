@@ -113,16 +113,21 @@ def t_closeness_policy(
     return parse_policy({"attributes": attributes, "models": [entry]})
 
 
-def policy_param(policy: str | dict[str, Any]) -> Policy:
-    """The ``policy`` parameter: a policy file path, or the policy as a mapping."""
+def policy_param(policy: str | dict[str, Any], allow_draft: bool = False) -> Policy:
+    """The ``policy`` parameter: a policy file path, or the policy as a mapping. A draft (columns
+    still marked ``review:``) is refused unless ``allow_draft`` — when the expectation is
+    written, and again when it runs (the file may have changed since)."""
     try:
         if isinstance(policy, str | Path):
-            return load_policy(policy)
-        if isinstance(policy, dict):
-            return parse_policy(policy)
+            loaded = load_policy(policy)
+        elif isinstance(policy, dict):
+            loaded = parse_policy(policy)
+        else:
+            raise PolicyError(f"give a policy file path or a mapping; got {type(policy).__name__}")
+        loaded.require_decided(allow_draft=bool(allow_draft))
     except PolicyError as exc:
         raise PolicyError(f"policy: {exc}") from None
-    raise PolicyError(f"policy: give a policy file path or a mapping; got {type(policy).__name__}")
+    return loaded
 
 
 def summarise(report: Report, max_violators: int = DEFAULT_MAX_VIOLATORS) -> dict[str, Any]:
@@ -158,12 +163,20 @@ def summarise(report: Report, max_violators: int = DEFAULT_MAX_VIOLATORS) -> dic
         "n_suppressed": report.n_suppressed,
         "suppression_ok": report.suppression_ok,
         "findings": report.findings(),
+        "draft": report.draft,
+        "open_reviews": report.open_reviews,
     }
 
 
 def evaluate_frame(
-    frame: Any, policy: Policy, max_violators: int = DEFAULT_MAX_VIOLATORS
+    frame: Any,
+    policy: Policy,
+    max_violators: int = DEFAULT_MAX_VIOLATORS,
+    allow_draft: bool = False,
 ) -> dict[str, Any]:
-    """Check a frame (pandas in process; a Spark DataFrame through its engine): the summary."""
-    report = check(frame, policy, max_violators=max_violators, details=False)
+    """Check a frame (pandas in process; a Spark DataFrame through its engine): the summary.
+    A draft policy is refused unless ``allow_draft`` (the summary then says ``draft``)."""
+    report = check(
+        frame, policy, max_violators=max_violators, details=False, allow_draft=allow_draft
+    )
     return summarise(report, max_violators)
