@@ -753,7 +753,11 @@ def apply(
     ] = None,
 ) -> None:
     """Re-apply a chosen transformation to DATA and check it: exit 0 and write the release if
-    the policy holds, exit 1 with the batch's check report and NO release if it does not."""
+    the policy holds, exit 1 with the batch's check report and NO release if it does not.
+
+    The policy is the only authority: a transformation whose suppression_limit is above the
+    policy's, or whose suppressed_records differs, is refused (exit 2); a lower limit is applied
+    and a note says so."""
     from privcheck.anonymizers import apply as run_apply
     from privcheck.engines.output import write_release
 
@@ -769,7 +773,14 @@ def apply(
         from privcheck.engines.readers import open_frame
 
         frame = open_frame(data, engine.value, spark_master)
-    release, report = run_apply(frame, transformation, policy, keep_order=keep_order, seed=seed)
+    notes: list[str] = []
+    release, report = run_apply(
+        frame, transformation, policy, keep_order=keep_order, seed=seed, notes=notes
+    )
+    from privcheck.progress import is_quiet
+
+    for note in notes if not is_quiet() else []:  # the transformation narrowed the policy
+        typer.echo(f"note: {note}", err=True)
     if release is None:
         typer.echo(render(report, fmt, str(data)), nl=False)
         typer.echo(

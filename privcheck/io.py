@@ -99,20 +99,27 @@ def read_bytes_bounded(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES)
 def read_json_file(path: str | Path, what: str) -> Any:
     """A JSON file, bounded and strict (see ``privcheck.limits.load_json``): one line naming the
     file for anything that is not a JSON document privcheck accepts."""
+    return read_json_text(path, what)[0]
+
+
+def read_json_text(path: str | Path, what: str) -> tuple[Any, str]:
+    """``read_json_file`` and the text it parsed (an error about a key that is not a name gives
+    its line and column in it). A problem names the file and the position, never the content
+    (``privcheck.messages``)."""
     from privcheck.errors import PolicyError
     from privcheck.limits import load_json
+    from privcheck.messages import syntax_error
 
     try:
         text = read_text_file(path, what)
     except DataError as exc:  # a configuration file: its problems are the policy's kind
         raise PolicyError(str(exc)) from None
     try:
-        return load_json(text)
+        return load_json(text), text
     except PolicyError as exc:
         raise PolicyError(f"{what} {path}: {exc}") from None
     except ValueError as exc:
-        first = (str(exc).splitlines() or ["malformed"])[0]
-        raise PolicyError(f"{what} {path} is not valid JSON: {first}") from None
+        raise PolicyError(syntax_error(exc, f"{what} {path}", "JSON")) from None
 
 
 def read_text_file(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> str:

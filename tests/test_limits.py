@@ -73,8 +73,9 @@ def test_policy_with_a_5000_digit_k_is_one_error_naming_the_field(tmp_path):
 
 
 def test_params_range_checked_and_read_like_yaml():
-    assert parse_params(["k=3", "eps=1e-6", "on=yes", "g=[[a,b]]"]) == {
-        "k": 3, "eps": 1e-6, "on": True, "g": [["a", "b"]],
+    # (YAML 1.2: `yes` is text — a boolean parameter reads it with as_bool — and `true` a boolean)
+    assert parse_params(["k=3", "eps=1e-6", "on=yes", "t=true", "g=[[a,b]]"]) == {
+        "k": 3, "eps": 1e-6, "on": "yes", "t": True, "g": [["a", "b"]],
     }  # fmt: skip
     with pytest.raises(PolicyError, match=r"^--param k is out of range"):
         parse_params([f"k={HUGE}"])
