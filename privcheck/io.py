@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import errno
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -191,10 +192,9 @@ def read_csv(path: Path, arrow: bool = False, plain: Iterable[str] = ()) -> pd.D
         ),
     )
     if table.num_columns == 1 and any(c in header[0] for c in ":;,\t| "):
-        hint = header[0][:60]
-        raise DataError(
-            f"{path} has a single column {hint!r}: its delimiter is not one of ; , tab | "
-            "(which privcheck detects); write the file with one of them"
+        raise DataError(  # (the header line is not quoted: a file named by mistake stays unread)
+            f"{path} has a single column, whose name holds ':' or spaces: its delimiter is not "
+            "one of ; , tab | (which privcheck detects); write the file with one of them"
         )
     return table if arrow else table.to_pandas()
 
@@ -287,9 +287,23 @@ def read_table(
         if suffix in (".csv", ".tsv", ".txt"):
             return read_csv(path, arrow, plain)
     except (ValueError, OSError) as exc:  # (pandas' ParserError is a ValueError)
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise DataError(f"cannot read {path}: {first}") from None
+        raise DataError(f"cannot read {path}: {reader_problem(exc)}") from None
     raise DataError(f"unsupported data file type {suffix!r} ({path}); use .csv, .tsv or .parquet")
+
+
+#: Arrow's CSV reader appends the offending row to its message: cut there
+_ROW_ECHO = re.compile(r"(Expected \d+ columns?, got \d+)\s*:.*", re.DOTALL)
+
+
+def reader_problem(exc: BaseException) -> str:
+    """A table reader's message, first line, without the row it quotes (Arrow: ``Expected 3
+    columns, got 2: <the row>``) or any quoted text that is not a name
+    (``privcheck.messages.scrub``): the file may be one named by mistake."""
+    from privcheck.messages import scrub
+
+    text = str(exc).strip()
+    first = text.splitlines()[0] if text else type(exc).__name__
+    return scrub(_ROW_ECHO.sub(r"\1", first))
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -143,6 +143,8 @@ def first_error(
     if kind == "union_tag_invalid":
         ctx = err.get("ctx") or {}
         msg = f"{ctx.get('discriminator', 'the tag')} must be one of {ctx.get('expected_tags')}"
+    elif kind in ("model_type", "model_attributes_type", "dict_type"):
+        msg = f"Input should be a mapping; got {_kind(given)}"
     elif kind == "extra_forbidden":
         msg = "unknown key (Extra inputs are not permitted); remove it or correct its spelling"
     elif isinstance(given, Spelling) and kind in _SPELLING_ERRORS[given.kind]:
@@ -150,7 +152,7 @@ def first_error(
     elif kind not in ("value_error", "missing", "assertion_error"):
         if show_numbers and isinstance(given, bool | int | float):
             msg += f"; got {given!r}"
-        elif kind.endswith("_type") or kind in ("model_type", "dict_type", "list_type"):
+        elif kind.endswith("_type"):
             msg += f"; got {_kind(given)}"
     extra = f" ({len(errors) - 1} more problems)" if len(errors) > 1 else ""
     where = describe_path(parts, text)

@@ -546,8 +546,9 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
         raise PolicyError(syntax_error(exc, f"policy file {path}", "YAML/JSON")) from None
     try:
         return parse_policy(data, base_dir=path.parent.resolve(), text=text)
-    except PolicyError as exc:
-        raise PolicyError(f"{exc} (policy file {path})") from None
+    except PolicyError as exc:  # the file is named: "invalid policy file p.yaml: models[0].k …"
+        message = str(exc).removeprefix("invalid policy: ").removeprefix("policy.")
+        raise PolicyError(f"invalid policy file {path}: {message}") from None
 
 
 def policy_json_schema() -> dict[str, Any]:

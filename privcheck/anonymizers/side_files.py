@@ -92,7 +92,7 @@ def read_side_file(source: Any, what: str) -> tuple[Any, str | None, str]:
 
         data, text = read_json_text(source, what)
         return data, text, f"{what} {source}"
-    return source, None, f"the {what}"
+    return source, None, f"the {what.removesuffix(' file')}"
 
 
 def parse_transformation(data: Any, name: str, text: str | None = None) -> dict[str, Any]:

@@ -233,16 +233,23 @@ def compare_releases(
     seed: int | None = None,
 ) -> dict[str, Any]:
     """``privcheck compare``: per release (in the order given) its measures, ``risk`` and
-    ``passed`` (``privcheck.utility.risk``), and the ``recommended`` release — the least loss
-    among those that pass the policy (the first on ties; None when none passes)."""
+    ``passed`` (``privcheck.utility.risk``: the records a release leaves out count against the
+    suppression limit), and the ``recommended`` release — the least loss among those that pass
+    the policy (the first on ties; None when none passes). A release without records is an
+    input error, as an empty table is to ``check``."""
     from privcheck.utility.risk import release_verdict, risk_threshold
 
     base = baseline(original, policy, target=target, test_share=test_share, seed=seed)
     entries = []
     for name, frame in releases:
+        if len(frame) == 0:  # as check refuses an empty table: no records is no pass
+            raise DataError(
+                f"the release {name} has no records (a header only?): an empty release is not "
+                "a pass, and nothing can be measured on it; compare releases that hold records"
+            )
         frame = categorized(frame)
         row = measure(base, frame)
-        verdict = release_verdict(frame, policy)
+        verdict = release_verdict(frame, policy, n_original=len(original))
         entries.append({"release": name, **row, "risk": verdict.risk(), "passed": verdict.passed})
     return {
         "releases": entries,
