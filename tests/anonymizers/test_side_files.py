@@ -67,7 +67,7 @@ def test_a_valid_transformation_and_report_are_read():
         ({"node": [1, 0]}, "node: Input should be a mapping; got a list"),
         ({"node": SECRET}, "node: Input should be a mapping; got a string"),
         ({"parameters": {"suppression_limit": 0.5}}, "parameters: unknown key"),
-        ({SECRET: 1}, "unknown key"),
+        ({f"root:${SECRET}:1::": 1}, "<key on line 1, column "),  # (a key that is no name)
         ({"algorithm": 5}, "algorithm: Input should be a valid string"),
     ],
 )

@@ -160,7 +160,10 @@ def test_a_looser_transformation_is_refused_by_the_cli(adult_frame, chosen, tmp_
 def _apply_cases(adult_frame, report, mode):
     """(batch, transformation) pairs: batches of other records, transformations at the
     policy's limit, below it and without one, the node chosen and coarser ones."""
-    coarse = {k: v + (1 if k in ("age", "education") else 0) for k, v in report.node.items()}
+    def height(column: str) -> int:  # ARX hierarchy: a column per level
+        return (ADULT / "hierarchies" / f"{column}.csv").read_text().splitlines()[0].count(";")
+
+    coarse = {k: min(v + 1, height(k)) for k, v in report.node.items()}
     transformations = []
     for node in (report.node, coarse):
         for extra in ({}, {"suppression_limit": 0.02}, {"suppression_limit": 0.005},
