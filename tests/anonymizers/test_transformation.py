@@ -160,6 +160,7 @@ def test_a_looser_transformation_is_refused_by_the_cli(adult_frame, chosen, tmp_
 def _apply_cases(adult_frame, report, mode):
     """(batch, transformation) pairs: batches of other records, transformations at the
     policy's limit, below it and without one, the node chosen and coarser ones."""
+
     def height(column: str) -> int:  # ARX hierarchy: a column per level
         return (ADULT / "hierarchies" / f"{column}.csv").read_text().splitlines()[0].count(";")
 
