@@ -39,6 +39,14 @@ def shown_key(key: Any) -> str:
     return repr(key) if isinstance(key, str) else str(key)
 
 
+def shown_columns(columns: Sequence[Any], most: int = 20) -> str:
+    """The column names of a table for a message: names as they are, a column whose name is
+    not a name (a credentials line read as a header) as a placeholder, at most ``most``."""
+    names = [str(c) if is_name(c) else "(a name not shown)" for c in list(columns)[:most]]
+    more = f" and {len(columns) - most} more" if len(columns) > most else ""
+    return ", ".join(names) + more
+
+
 def scrub(message: str) -> str:
     """A parser's message with every quoted segment that is not a name (or one character)
     replaced: PyYAML and tomllib quote tags, aliases and keys they read from the file."""

@@ -102,6 +102,7 @@ WRONG_FILES = {
     "tagged.yaml": f"!{SECRET} x\n",
     "shadow.csv": SHADOW,
     "ragged.csv": f"a,b\n1,2\n{SECRET},3,4\n",
+    "header.csv": f"root:$6${SECRET}:1,b,c\n1,2,3\n",
 }
 
 
@@ -140,8 +141,14 @@ def test_no_command_echoes_a_file_named_in_the_wrong_place(tmp_path, name):
         ("anonymize", data, "-p", policy, "--previous", path, "-o", tmp_path / "out.csv"),
         ("hook", "-c", path, "-f", "github", data),
     ]
-    if name.endswith(".csv"):
-        commands += [("check", path, "-p", policy), ("compare", data, path, "-p", policy)]
+    if name.endswith(".csv"):  # the file as the data
+        commands += [
+            ("check", path, "-p", policy),
+            ("compare", data, path, "-p", policy),
+            ("anonymize", path, "-p", policy, "-o", tmp_path / "out.csv"),
+            ("risk", "--original", path, "--masked", path, "-p", policy, "-a", "dbrl"),
+            ("check", "--graph", path, "-p", policy),
+        ]
     else:  # the hook's config naming the file as the policy: its annotation too
         config = tmp_path / "hook.toml"
         config.write_text(f'[[check]]\nfiles = ["d.csv"]\npolicy = "{name}"\n')

@@ -86,9 +86,9 @@ def tag_roles(tags: Mapping[str, Sequence[str]], columns: Sequence[str]) -> dict
     out: dict[str, str] = {}
     for column, names in tags.items():
         if column not in have:
-            from privcheck.messages import shown_key
+            from privcheck.messages import shown_columns, shown_key
 
-            shown = ", ".join(list(columns)[:12])
+            shown = shown_columns(columns, most=12)
             raise PolicyError(
                 f"the tags name column {shown_key(column)}, which the data does not have "
                 f"(columns: {shown}); fix the tags file"
