@@ -39,12 +39,13 @@ def shown_key(key: Any) -> str:
     return repr(key) if isinstance(key, str) else str(key)
 
 
-def shown_columns(columns: Sequence[Any], most: int = 20) -> str:
+def shown_columns(columns: Sequence[Any], most: int = 20, *, as_list: bool = False) -> str:
     """The column names of a table for a message: names as they are, a column whose name is
-    not a name (a credentials line read as a header) as a placeholder, at most ``most``."""
+    not a name (a credentials line read as a header) as a placeholder, at most ``most``
+    (``as_list``: written as a Python list, ``['source', 'dst']``)."""
     names = [str(c) if is_name(c) else "(a name not shown)" for c in list(columns)[:most]]
     more = f" and {len(columns) - most} more" if len(columns) > most else ""
-    return ", ".join(names) + more
+    return f"{names}{more}" if as_list else ", ".join(names) + more
 
 
 def scrub(message: str) -> str:

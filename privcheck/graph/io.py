@@ -224,7 +224,7 @@ def _from_table(
     if missing_cols:
         raise DataError(
             f"edge list has no column {missing_cols[0]!r} (columns: "
-            f"{shown_columns(table.columns)}); "
+            f"{shown_columns(table.columns, as_list=True)}); "
             "name the node columns with source=... and target=..."
         )
     if source == target:
@@ -377,7 +377,7 @@ def _attach_labels(
         if col not in table.columns:
             raise DataError(
                 f"node-label table has no column {col!r} (columns: "
-                f"{shown_columns(table.columns)}); "
+                f"{shown_columns(table.columns, as_list=True)}); "
                 "name them with label_node=... and label_column=..."
             )
     _check_cells(table[node_col], node_col)
