@@ -874,7 +874,11 @@ def apply(
     encoding: Encoding = "utf-8",
 ) -> None:
     """Re-apply a chosen transformation to DATA and check it: exit 0 and write the release if
-    the policy holds, exit 1 with the batch's check report and NO release if it does not."""
+    the policy holds, exit 1 with the batch's check report and NO release if it does not.
+
+    The policy is the only authority: a transformation whose suppression_limit is above the
+    policy's, or whose suppressed_records differs, is refused (exit 2); a lower limit is applied
+    and a note says so."""
     from privcheck.anonymizers import apply as run_apply
     from privcheck.engines.output import write_release
 
@@ -891,9 +895,20 @@ def apply(
         from privcheck.engines.readers import open_frame
 
         frame = open_frame(data, engine.value, spark_master)
+    notes: list[str] = []
     release, report = run_apply(
-        frame, transformation, policy, keep_order=keep_order, seed=seed, allow_draft=allow_draft
+        frame,
+        transformation,
+        policy,
+        keep_order=keep_order,
+        seed=seed,
+        allow_draft=allow_draft,
+        notes=notes,
     )
+    from privcheck.progress import is_quiet
+
+    for note in notes if not is_quiet() else []:  # the transformation narrowed the policy
+        typer.echo(f"note: {note}", err=True)
     if release is None:
         typer.echo(render(report, fmt, str(data)), nl=False)
         typer.echo(

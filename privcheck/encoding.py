@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from privcheck.errors import DataError, PolicyError, listing
+from privcheck.errors import DataError, PolicyError
 from privcheck.hierarchy import (
     MISSING_LABEL,
     TOP,
@@ -29,6 +29,7 @@ from privcheck.hierarchy import (
     natural_order,
     table_levels,
 )
+from privcheck.messages import shown_columns
 from privcheck.policy import (
     Attribute,
     DatesHierarchy,
@@ -584,7 +585,7 @@ def encode(
         c for c, a in policy.attributes.items() if c not in seen and a.role is not Role.identifier
     ]
     if absent:
-        have = listing(names, 12)
+        have = shown_columns(names, most=12)
         raise DataError(
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"

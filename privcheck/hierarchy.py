@@ -182,8 +182,8 @@ def _table_levels(spec: TableHierarchy, name: str, base_dir: Path | None) -> Lev
     for r, row in enumerate(rows):
         if len(row) != width:
             raise PolicyError(
-                f"hierarchy of {name!r}: row {r + 1} ({row[0]!r}) has {len(row)} levels, row 1 "
-                f"has {width}; every row needs one value per level"
+                f"hierarchy of {name!r}: row {r + 1} has {len(row)} levels, row 1 has {width}; "
+                "every row needs one value per level"
             )
     columns = [np.array([row[i] for row in rows], dtype=object) for i in range(width)]
     return _levels_from_label_columns(name, columns)

@@ -101,18 +101,34 @@ def find_config(start: Path | None = None) -> Path:
 
 
 def load_config(path: Path) -> HookConfig:
-    """Read and validate the hook's config file."""
+    """Read and validate the hook's config file, strictly: ``[[check]]`` tables of ``files``
+    (a glob or a list of globs) and ``policy`` (a path), nothing else — a key privcheck does not
+    read is refused, so a misspelt one cannot silently leave files unchecked. Errors name the
+    file and the key or position, never a value read from it (``privcheck.messages``)."""
+    from privcheck.messages import scrub, shown_key
+
     text = read_text_file(path, "config file")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise PolicyError(f"config file {path} is not valid TOML: {exc}") from None
+        raise PolicyError(f"config file {path} is not valid TOML: {scrub(str(exc))}") from None
     except RecursionError:  # tomllib recurses per nesting level
         raise PolicyError(
             f"config file {path} is nested too deeply for a config file; flatten it"
         ) from None
+    where = "privcheck.toml"
     if path.name == "pyproject.toml":
-        data = data.get("tool", {}).get("privcheck", {})
+        where = "[tool.privcheck]"
+        tool = data.get("tool", {})
+        data = tool.get("privcheck", {}) if isinstance(tool, dict) else None
+        if not isinstance(data, dict):
+            raise PolicyError(f"{path}: tool.privcheck must be a table with [[check]] entries")
+    unknown = sorted(set(data) - {"check"})
+    if unknown:
+        raise PolicyError(
+            f"{path}: {where} has the unknown key {shown_key(unknown[0])}; it holds only "
+            "[[check]] tables of 'files' and 'policy'"
+        )
     entries = data.get("check")
     if not isinstance(entries, list) or not entries:
         raise PolicyError(
@@ -125,17 +141,21 @@ def load_config(path: Path) -> HookConfig:
             raise PolicyError(f"{path}: check[{i}] must be a table with 'files' and 'policy'")
         unknown = sorted(set(entry) - {"files", "policy"})
         if unknown:
-            raise PolicyError(f"{path}: check[{i}] has unknown key {unknown[0]!r}")
+            raise PolicyError(f"{path}: check[{i}] has unknown key {shown_key(unknown[0])}")
         files, policy = entry.get("files"), entry.get("policy")
         if isinstance(files, str):
             files = [files]
-        if not files or not all(isinstance(f, str) and f for f in files):
+        if not isinstance(files, list) or not files:
+            raise PolicyError(f"{path}: check[{i}].files must be a glob or a list of globs")
+        if not all(isinstance(f, str) and f for f in files):
             raise PolicyError(f"{path}: check[{i}].files must be a glob or a list of globs")
         if not isinstance(policy, str) or not policy:
             raise PolicyError(f"{path}: check[{i}].policy must be the path of a policy file")
         policy_path = (root / policy).resolve()
         if not policy_path.is_file():
-            raise PolicyError(f"{path}: check[{i}].policy file not found: {policy}")
+            raise PolicyError(
+                f"{path}: check[{i}].policy file not found (paths are relative to {root})"
+            )
         rules.append(Rule(tuple(f.removeprefix("./") for f in files), policy_path))
     return HookConfig(root, tuple(rules), path)
 

@@ -12,6 +12,7 @@ import codecs
 import csv
 import errno
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -100,20 +101,27 @@ def read_bytes_bounded(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES)
 def read_json_file(path: str | Path, what: str) -> Any:
     """A JSON file, bounded and strict (see ``privcheck.limits.load_json``): one line naming the
     file for anything that is not a JSON document privcheck accepts."""
+    return read_json_text(path, what)[0]
+
+
+def read_json_text(path: str | Path, what: str) -> tuple[Any, str]:
+    """``read_json_file`` and the text it parsed (an error about a key that is not a name gives
+    its line and column in it). A problem names the file and the position, never the content
+    (``privcheck.messages``)."""
     from privcheck.errors import PolicyError
     from privcheck.limits import load_json
+    from privcheck.messages import syntax_error
 
     try:
         text = read_text_file(path, what)
     except DataError as exc:  # a configuration file: its problems are the policy's kind
         raise PolicyError(str(exc)) from None
     try:
-        return load_json(text)
+        return load_json(text), text
     except PolicyError as exc:
         raise PolicyError(f"{what} {path}: {exc}") from None
     except ValueError as exc:
-        first = (str(exc).splitlines() or ["malformed"])[0]
-        raise PolicyError(f"{what} {path} is not valid JSON: {first}") from None
+        raise PolicyError(syntax_error(exc, f"{what} {path}", "JSON")) from None
 
 
 def read_text_file(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> str:
@@ -361,10 +369,9 @@ def read_csv(
             raise
         raise _decode_failed(path, encoding, exc) from None
     if table.num_columns == 1 and any(c in header[0] for c in ":;,\t| "):
-        hint = header[0][:60]
-        raise DataError(
-            f"{path} has a single column {hint!r}: its delimiter is not one of ; , tab | "
-            "(which privcheck detects); write the file with one of them"
+        raise DataError(  # (the header line is not quoted: a file named by mistake stays unread)
+            f"{path} has a single column, whose name holds ':' or spaces: its delimiter is not "
+            "one of ; , tab | (which privcheck detects); write the file with one of them"
         )
     return table if arrow else table.to_pandas()
 
@@ -459,9 +466,23 @@ def read_table(
         if suffix in (".csv", ".tsv", ".txt"):
             return read_csv(path, arrow, plain, check_encoding(encoding) if encoding else None)
     except (ValueError, OSError) as exc:  # (pandas' ParserError is a ValueError)
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise DataError(f"cannot read {path}: {first}") from None
+        raise DataError(f"cannot read {path}: {reader_problem(exc)}") from None
     raise DataError(f"unsupported data file type {suffix!r} ({path}); use .csv, .tsv or .parquet")
+
+
+#: Arrow's CSV reader appends the offending row to its message: cut there
+_ROW_ECHO = re.compile(r"(Expected \d+ columns?, got \d+)\s*:.*", re.DOTALL)
+
+
+def reader_problem(exc: BaseException) -> str:
+    """A table reader's message, first line, without the row it quotes (Arrow: ``Expected 3
+    columns, got 2: <the row>``) or any quoted text that is not a name
+    (``privcheck.messages.scrub``): the file may be one named by mistake."""
+    from privcheck.messages import scrub
+
+    text = str(exc).strip()
+    first = text.splitlines()[0] if text else type(exc).__name__
+    return scrub(_ROW_ECHO.sub(r"\1", first))
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -16,13 +16,25 @@ deeper than ``MAX_DEPTH``, YAML aliases that add more than ``MAX_ALIAS_VALUES`` 
 expanded (a 451-byte "billion laughs" document names ~9^10 of them), and a key repeated in one
 mapping (the parsers would silently keep the last, letting a later line undo an earlier role)
 are refused with one line, in time linear in the text.
+
+YAML is read with the YAML 1.2 core schema's scalars, not PyYAML's YAML 1.1 ones, which change
+what a value means: ``k: 010`` was octal (k = 8), ``1_000`` and ``1:20`` (base 60) numbers,
+``yes``/``no``/``on``/``off`` booleans (a column named ``no`` became ``False``), ``2024-01-31`` a
+date. Here only ``true``/``false`` are booleans, ``null``/``~``/nothing is null, integers are
+decimal (``0o17`` octal and ``0x1F`` hexadecimal as YAML 1.2 writes them), floats are YAML 1.2's
+(``1e-5`` is a number). A plain scalar YAML 1.1 read as a number or a boolean and YAML 1.2 does
+not — above all a leading zero, which YAML 1.2 would read as decimal and YAML 1.1 as octal — is
+kept as the text written, a `Spelling` that says how to write what was meant: where a policy
+expects a number it is refused in one line (``models[0].k: 010 has a leading zero; write 10``),
+where it expects text it is the text as written (a ZIP code ``02139`` in a hierarchy row).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from typing import Any
+import re
+from typing import Any, ClassVar
 
 import yaml
 
@@ -51,9 +63,71 @@ class HugeInt(str):
         return f"<integer of {len(self.lstrip('+-'))} digits>"
 
 
+class Spelling(str):
+    """A plain YAML scalar that YAML 1.1 reads as a number or a boolean and the YAML 1.2 core
+    schema does not (``010``, ``1_000``, ``1:20``, ``0b101``, ``yes``): the text as written, and
+    ``hint`` — how to write the number or boolean meant, for the refusal where one is expected.
+    ``kind`` is ``"number"`` or ``"boolean"``: what YAML 1.1 would have made of it."""
+
+    hint: str
+    kind: str
+
+    def __new__(cls, text: str, hint: str, kind: str) -> Spelling:
+        out = super().__new__(cls, text)
+        out.hint = hint
+        out.kind = kind
+        return out
+
+
+#: YAML 1.2 core schema scalars (https://yaml.org/spec/1.2.2/#1023-core-schema)
+_NULL_12 = re.compile(r"~|null|Null|NULL|")
+_BOOL_12 = re.compile(r"true|True|TRUE|false|False|FALSE")
+_INT_12 = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+_FLOAT_12 = re.compile(
+    r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+)
+#: what YAML 1.1 (PyYAML) reads as a number and YAML 1.2 as text, or as another number
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+")
+_NUMBER_11 = re.compile(
+    r"[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
+    r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"
+    r"|[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+)
+_BOOL_11 = re.compile(r"yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF")
+_SPELLING_TAG = "tag:privcheck,2026:yaml-1.1-spelling"
+
+
+def _spelling(text: str) -> Spelling:
+    """The `Spelling` of a plain scalar YAML 1.1 reads as a number or boolean, with its hint."""
+    if _BOOL_11.fullmatch(text):
+        word = "true" if text.lower() in ("yes", "on") else "false"
+        hint = f"is text in YAML 1.2, not a boolean; write {word} (or quote it as text)"
+        return Spelling(text, hint, "boolean")
+    if _LEADING_ZERO.fullmatch(text):
+        sign = "-" if text.startswith("-") else ""
+        decimal = f"{sign}{int(text.lstrip('+-'), 10)}"
+        return Spelling(
+            text,
+            f"has a leading zero (YAML 1.1 reads it as octal); write {decimal}, or quote it "
+            "as text",
+            "number",
+        )
+    if ":" in text:
+        why = "is a base-60 number in YAML 1.1 only"
+    elif "_" in text:
+        why = "uses '_' between digits, which YAML 1.2 does not read as a number"
+    else:
+        why = "is a number in YAML 1.1 only"
+    return Spelling(text, f"{why}; write the number in decimal, or quote it as text", "number")
+
+
 class _Loader(yaml.SafeLoader):
-    """SafeLoader whose integers of more than _MAX_DIGITS digits become `HugeInt` markers and
-    which refuses a key repeated within one mapping."""
+    """SafeLoader with the YAML 1.2 core schema's scalars (see the module docstring) and only
+    its tags, whose integers of more than _MAX_DIGITS digits become `HugeInt` markers and which
+    refuses a key repeated within one mapping."""
+
+    yaml_implicit_resolvers: ClassVar[dict] = {}  # only the resolvers added below
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         if isinstance(node, yaml.MappingNode):
@@ -67,25 +141,96 @@ class _Loader(yaml.SafeLoader):
                 except TypeError:  # an unhashable key: SafeConstructor reports it
                     break
                 if repeated:
+                    from privcheck.messages import shown_key
+
                     raise yaml.constructor.ConstructorError(
                         None,
                         None,
-                        f"the key {key!r} appears twice in one mapping (a parser would keep the "
-                        "last silently); keep one",
+                        f"the key {shown_key(key)} appears twice in one mapping (a parser would "
+                        "keep the last silently); keep one",
                         key_node.start_mark,
                     )
                 seen.add(key)
         return super().construct_mapping(node, deep=deep)
 
 
-def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> int | HugeInt:
+def _not_core(node: yaml.ScalarNode, what: str) -> yaml.constructor.ConstructorError:
+    """An explicitly tagged scalar (``!!int 1_000``) that is no YAML 1.2 core value."""
+    return yaml.constructor.ConstructorError(
+        None,
+        None,
+        f"a value tagged !!{what} is not a YAML 1.2 {what}; write it plainly",
+        node.start_mark,
+    )
+
+
+def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> int | HugeInt | Spelling:
     text = str(loader.construct_scalar(node))
-    if sum(ch.isdigit() for ch in text) > _MAX_DIGITS:
+    if _LEADING_ZERO.fullmatch(text):
+        return _spelling(text)
+    if not _INT_12.fullmatch(text):
+        raise _not_core(node, "int")
+    if sum(ch.isalnum() for ch in text) > _MAX_DIGITS:
         return HugeInt(text)
-    return yaml.SafeLoader.construct_yaml_int(loader, node)
+    if text.startswith(("0o", "0x")):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    return int(text, 10)
 
 
+def _construct_float(loader: _Loader, node: yaml.ScalarNode) -> float:
+    text = str(loader.construct_scalar(node))
+    if not _FLOAT_12.fullmatch(text):
+        raise _not_core(node, "float")
+    if "." in text and text.lstrip("+-")[1:].isalpha():  # .inf, -.Inf, .NaN
+        return float(text.replace(".", "", 1))
+    return float(text)
+
+
+def _construct_bool(loader: _Loader, node: yaml.ScalarNode) -> bool:
+    text = str(loader.construct_scalar(node))
+    if not _BOOL_12.fullmatch(text):
+        raise _not_core(node, "bool")
+    return text.lower() == "true"
+
+
+def _construct_spelling(loader: _Loader, node: yaml.ScalarNode) -> Spelling:
+    return _spelling(str(loader.construct_scalar(node)))
+
+
+#: the YAML 1.2 core schema's tags (and the merge key): no timestamps, binary, sets, pairs
+_CORE_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("null", "str", "seq", "map", "merge")}
+_Loader.yaml_constructors = {
+    tag: make for tag, make in yaml.SafeLoader.yaml_constructors.items() if tag in _CORE_TAGS
+}
+_Loader.yaml_constructors[None] = yaml.SafeLoader.yaml_constructors[None]  # unknown tag: refused
 _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+_Loader.add_constructor("tag:yaml.org,2002:float", _construct_float)
+_Loader.add_constructor("tag:yaml.org,2002:bool", _construct_bool)
+_Loader.add_constructor(_SPELLING_TAG, _construct_spelling)
+# resolvers are tried in the order added for a scalar's first character: the YAML 1.1 spellings
+# (leading zero, base 60, '_', yes/no …) before the YAML 1.2 integers and floats they resemble
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(f"(?:{_BOOL_12.pattern})\\Z"), list("tTfF")
+)
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:null", re.compile(f"(?:{_NULL_12.pattern})\\Z"), ["~", "n", "N", ""]
+)
+_Loader.add_implicit_resolver(
+    _SPELLING_TAG, re.compile(f"(?:{_LEADING_ZERO.pattern})\\Z"), list("-+0123456789")
+)
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(f"(?:{_INT_12.pattern})\\Z"), list("-+0123456789")
+)
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float", re.compile(f"(?:{_FLOAT_12.pattern})\\Z"), list("-+0123456789.")
+)
+_Loader.add_implicit_resolver(
+    _SPELLING_TAG, re.compile(f"(?:{_NUMBER_11.pattern})\\Z"), list("-+0123456789.")
+)
+_Loader.add_implicit_resolver(
+    _SPELLING_TAG, re.compile(f"(?:{_BOOL_11.pattern})\\Z"), list("yYnNoO")
+)
+_Loader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"<<\Z"), ["<"])
 
 
 def _bound_yaml(text: str) -> None:
@@ -166,9 +311,11 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
+            from privcheck.messages import shown_key
+
             raise ValueError(
-                f"the key {key!r} appears twice in one object (a parser would keep the last "
-                "silently); keep one"
+                f"the key {shown_key(key)} appears twice in one object (a parser would keep the "
+                "last silently); keep one"
             )
         out[key] = value
     return out
@@ -215,8 +362,11 @@ def check_integers(value: Any, where: str) -> None:
             f"{INT64_MIN} and {INT64_MAX}"
         )
     if isinstance(value, dict):
+        from privcheck.messages import is_name
+
         for key, item in value.items():
-            check_integers(item, f"{where}.{key}" if where else str(key))
+            name = str(key) if is_name(key) else "<key>"  # (a credentials line is no name)
+            check_integers(item, f"{where}.{name}" if where else name)
     elif isinstance(value, list | tuple):
         for i, item in enumerate(value):
             check_integers(item, f"{where}[{i}]")

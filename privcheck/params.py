@@ -1,24 +1,24 @@
 """``--param key=value`` options: the algorithm parameters given on the command line.
 
-Values are read as the YAML scalars they look like (``k=3`` → 3, ``p=2.5`` → 2.5,
-``deletions=true`` → True, ``groups=[[a,b],[c,d]]`` → nested lists), so the same parameters can be
-written in a policy file or on the command line. Every integer must fit in a signed 64-bit integer
-(a 5,000-digit ``k`` is refused naming ``--param k``), and a parameter whose default is a boolean
-takes only a boolean spelling (true/false, yes/no, 1/0): ``tradeoff=maybe`` is refused, where
-Python's truthiness would have read it as true.
+Values are read as the YAML scalars they look like (``k=3`` → 3, ``p=2.5`` → 2.5, ``eps=1e-6``
+→ 1e-06, ``deletions=true`` → True, ``groups=[[a,b],[c,d]]`` → nested lists), with the YAML 1.2
+core schema of every YAML privcheck reads (``privcheck.limits``), so the same parameters can be
+written in a policy file or on the command line. A number YAML 1.1 would have read differently
+— ``k=010`` (octal 8), ``k=1_000``, ``k=1:20`` (base 60) — is refused naming the parameter.
+Every integer must fit in a signed 64-bit integer (a 5,000-digit ``k`` is refused naming
+``--param k``), and a parameter whose default is a boolean takes only a boolean spelling
+(true/false, yes/no, 1/0): ``tradeoff=maybe`` is refused, where Python's truthiness would have
+read it as true.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import yaml
 
 from privcheck.errors import PolicyError
-from privcheck.limits import as_bool, check_integers, load_yaml
-
-_EXPONENT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+")
+from privcheck.limits import Spelling, as_bool, check_integers, load_yaml
 
 
 def parse_params(items: list[str] | None) -> dict[str, Any]:
@@ -39,8 +39,8 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
             raise PolicyError(f"--param {key}: {exc.problem}") from None
         except yaml.YAMLError:
             value = raw  # not YAML: the text as written (a:b, a path with spaces …)
-        if isinstance(value, str) and _EXPONENT.fullmatch(value.strip()):
-            value = float(value)  # YAML 1.1 reads 1e-6 (no dot) as text; it is a number
+        if isinstance(value, Spelling) and value.kind == "number":
+            raise PolicyError(f"--param {key}: {value} {value.hint}")
         check_integers(value, f"--param {key}")
         params[key.replace("-", "_")] = value
     return params

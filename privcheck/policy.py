@@ -272,7 +272,8 @@ def _validate_model_entries(value: Any) -> Any:
             out.append(entry)
             continue
         if not isinstance(entry, dict) or "model" not in entry:
-            raise ValueError(f"models[{i}] must be a mapping with a 'model' key; got {entry!r}")
+            kind = type(entry).__name__
+            raise ValueError(f"models[{i}] must be a mapping with a 'model' key; got a {kind}")
         name = entry["model"]
         cls = registry.get(name)
         if cls is None:
@@ -571,24 +572,17 @@ def draft_message(open_reviews: dict[str, str], where: str | None = None) -> str
     )
 
 
-def _first_error(exc: ValidationError, prefix: str = "policy") -> str:
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err["loc"] if not str(p).startswith("function-"))
-    msg = err["msg"].removeprefix("Value error, ")
-    given = err.get("input")
-    if err["type"] not in ("value_error", "missing") and isinstance(given, int | float | str):
-        msg += f"; got {given!r}"
-    extra = f" ({len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
-    if msg.startswith("models["):  # already located by the model-entry validator
-        return f"{msg}{extra}"
-    if not loc and prefix == "policy":  # a whole-policy check: its message says where
-        return f"{msg}{extra}"
-    where = f"{prefix}.{loc}" if loc else prefix
-    return f"{where}: {msg}{extra}"
+def _first_error(exc: ValidationError, prefix: str = "policy", text: str | None = None) -> str:
+    """The first problem, located and named (``privcheck.messages.first_error``): a number or
+    boolean of a known field is shown, text never, an unknown key's value never."""
+    from privcheck.messages import first_error
+
+    return first_error(exc, prefix, text=text, show_numbers=True)
 
 
-def parse_policy(data: Any, base_dir: Path | None = None) -> Policy:
-    """Validate a policy given as a dict (or return a Policy unchanged)."""
+def parse_policy(data: Any, base_dir: Path | None = None, text: str | None = None) -> Policy:
+    """Validate a policy given as a dict (or return a Policy unchanged). ``text``: the file it
+    was read from, to give a key that is not a name by its line and column."""
     if isinstance(data, Policy):
         return data
     if not isinstance(data, dict):
@@ -602,16 +596,21 @@ def parse_policy(data: Any, base_dir: Path | None = None) -> Policy:
     try:
         policy = Policy.model_validate(data)
     except ValidationError as exc:
-        raise PolicyError(f"invalid policy: {_first_error(exc)}") from None
+        raise PolicyError(f"invalid policy: {_first_error(exc, text=text)}") from None
     policy._base_dir = base_dir
     return policy
 
 
 def load_policy(source: Policy | dict | str | Path) -> Policy:
-    """Load a policy from a Policy, a dict, or a YAML/JSON file path."""
+    """Load a policy from a Policy, a dict, or a YAML/JSON file path.
+
+    A file that is not a policy at all (a secrets file, ``/etc/shadow``) is refused naming the
+    file and the line, column or key of the problem, never its content
+    (``privcheck.messages``)."""
     if isinstance(source, Policy | dict):
         return parse_policy(source)
     from privcheck.io import read_text_file
+    from privcheck.messages import syntax_error
 
     path = Path(source)
     try:
@@ -623,11 +622,12 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
     except PolicyError as exc:  # nesting or alias expansion beyond the bounds
         raise PolicyError(f"policy file {path}: {exc}") from None
     except (yaml.YAMLError, ValueError) as exc:  # json.JSONDecodeError is a ValueError
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise PolicyError(f"policy file {path} is not valid YAML/JSON{where}: {problem}") from None
-    policy = parse_policy(data, base_dir=path.parent.resolve())
+        raise PolicyError(syntax_error(exc, f"policy file {path}", "YAML/JSON")) from None
+    try:
+        policy = parse_policy(data, base_dir=path.parent.resolve(), text=text)
+    except PolicyError as exc:  # the file is named: "invalid policy file p.yaml: models[0].k …"
+        message = str(exc).removeprefix("invalid policy: ").removeprefix("policy.")
+        raise PolicyError(f"invalid policy file {path}: {message}") from None
     policy._source = path
     return policy
 

@@ -131,6 +131,22 @@ def test_github_annotations(hook, repo):
         ('[[check]]\nfiles = ["*.csv"]\npolicy = "missing.yaml"\n', "policy file not found"),
         ("[[check]]\npolicy = 'policies/release.yaml'\n", "files must be a glob"),
         ("check = [\n", "is not valid TOML"),
+        # strict (issue 30): a key the hook does not read is refused, not ignored
+        (
+            'checks = []\n[[check]]\nfiles = "*.csv"\npolicy = "policies/release.yaml"\n',
+            "privcheck.toml has the unknown key 'checks'",
+        ),
+        (
+            '[[check]]\nfile = "*.csv"\npolicy = "policies/release.yaml"\n',
+            "check[0] has unknown key 'file'",
+        ),
+        (
+            '[[check]]\nfiles = ["*.csv", 1]\npolicy = "policies/release.yaml"\n',
+            "check[0].files must be a glob",
+        ),
+        ('[[check]]\nfiles = "*.csv"\npolicy = true\n', "check[0].policy must be the path"),
+        ("check = 5\n", "has no [[check]] entries"),
+        ("check = [5]\n", "check[0] must be a table"),
     ],
 )
 def test_bad_config_exits_2(hook, repo, config, needle):
@@ -163,3 +179,35 @@ def test_check_format_github(cli, tmp_path):
     res = cli("check", EXAMPLES / "three_diverse.csv", "-p", policy, "-f", "github")
     assert res.returncode == 0
     assert res.stdout.startswith("::notice file=") and "2 models hold on 9 records" in res.stdout
+
+
+SECRET = "S3CRET-token-4e5f"
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        f'[[check]]\nfiles = ["*.csv"]\npolicy = "{SECRET}.yaml"\n',
+        f'[[check]]\nfiles = ["*.csv"]\npolicy = "policies/release.yaml"\n"a:${SECRET}" = 1\n',
+        f'"root:${SECRET}:1::" = 1\n',
+        f'token = "{SECRET}\n',
+        '[[check]]\nfiles = "*"\npolicy = "policies/release.yaml"\n'
+        f'[[check]]\nfiles = "{SECRET}"\n',
+    ],
+)
+def test_config_errors_name_the_key_never_the_value(hook, repo, config):
+    (repo / "privcheck.toml").write_text(config)
+    code, out = hook("releases/good.csv", cwd=repo)
+    assert code == 2 and out.startswith("[stderr] privcheck: error:"), out
+    assert out.count("\n") == 1 and SECRET not in out, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["tool = 1\n# tool.privcheck\n", "[tool]\nprivcheck = 5\n", "[tool.privcheck]\nx = 1\n"],
+)
+def test_pyproject_section_of_the_wrong_shape_is_one_line(hook, repo, text):
+    (repo / "privcheck.toml").unlink()
+    (repo / "pyproject.toml").write_text(text)
+    code, out = hook("releases/good.csv", cwd=repo)
+    assert code == 2 and out.startswith("[stderr] privcheck: error:") and out.count("\n") == 1

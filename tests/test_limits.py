@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 import yaml
@@ -13,6 +14,7 @@ from privcheck.limits import (
     INT64_MAX,
     INT64_MIN,
     HugeInt,
+    Spelling,
     as_bool,
     check_integers,
     load_json,
@@ -30,6 +32,121 @@ def test_long_integers_parse_to_a_marker_not_a_traceback():
     assert isinstance(load_json(f'{{"k": {HUGE}}}')["k"], HugeInt)
     assert load_yaml("k: 3\nl: -12\nh: 0x1f")["h"] == 31  # ordinary integers are unchanged
     assert load_json('{"k": -3}')["k"] == -3
+
+
+# --------------------------------------------------------------------------- YAML 1.2 core
+
+#: the YAML 1.2.2 specification's example 10.9, "Core Tag Resolution", and what it resolves to
+SPEC_EXAMPLE_10_9 = """\
+A null: null
+Also a null: # Empty
+Not a null: ""
+Booleans: [ true, True, false, FALSE ]
+Integers: [ 0, 0o7, 0x3A, -19 ]
+Floats: [ 0., -0.0, .5, +12e03, -2E+05 ]
+Also floats: [ .inf, -.Inf, +.INF, .NAN ]
+"""
+
+
+def test_yaml_is_read_with_the_core_schema_of_yaml_1_2():
+    got = load_yaml(SPEC_EXAMPLE_10_9)
+    assert got["A null"] is None and got["Also a null"] is None and got["Not a null"] == ""
+    assert got["Booleans"] == [True, True, False, False]
+    assert got["Integers"] == [0, 7, 58, -19]
+    assert got["Floats"] == [0.0, -0.0, 0.5, 12000.0, -200000.0]
+    inf = got["Also floats"]
+    assert inf[:3] == [float("inf"), float("-inf"), float("inf")] and inf[3] != inf[3]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2024-01-31", "yes", "No", "on", "OFF", "1:20", "0b101", "1_000", "-0x1F"],
+)
+def test_what_yaml_1_1_read_as_a_date_number_or_boolean_is_text(text):
+    """As YAML 1.2 (and ruamel.yaml, its implementation) reads them: text, not a date, a
+    boolean, a base-60 or binary number. PyYAML's YAML 1.1 would change the meaning."""
+    value = load_yaml(text)
+    assert type(value) in (str, Spelling) and value == text
+    assert yaml.safe_load(text) != text  # (the YAML 1.1 reading this replaces)
+
+
+def test_a_yaml_1_1_value_scalar_is_text():
+    """PyYAML resolves a lone '=' to YAML 1.1's "value" tag, which it cannot construct."""
+    with pytest.raises(yaml.YAMLError):
+        yaml.safe_load("a: =")
+    assert load_yaml("a: =") == {"a": "="}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "fix"),
+    [("010", "number", "write 10"), ("-007", "number", "write -7"), ("00", "number", "write 0"),
+     ("1_000", "number", "'_'"), ("1:20", "number", "base-60"), ("0b11", "number", "decimal"),
+     ("yes", "boolean", "write true"), ("Off", "boolean", "write false")],
+)  # fmt: skip
+def test_yaml_1_1_spellings_carry_how_to_write_what_was_meant(text, kind, fix):
+    value = load_yaml(text)
+    assert isinstance(value, Spelling) and value.kind == kind and fix in value.hint
+
+
+def test_a_leading_zero_is_refused_where_a_number_is_expected(tmp_path):
+    """`k: 010` was enforced as k = 8 (YAML 1.1 octal); YAML 1.2 would read 10. Neither is
+    what a reader of the policy can be sure of: refused, naming the field and the fix."""
+    path = tmp_path / "p.yaml"
+    for value, fix in (("010", "write 10"), ("0010", "write 10"), ("+07", "write 7")):
+        path.write_text(
+            f"attributes: {{a: {{role: quasi_identifier}}}}\n"
+            f"models:\n  - {{model: k-anonymity, k: {value}}}\n"
+        )
+        expected = rf"models\[0\] \(k-anonymity\)\.k: {re.escape(value)} has a leading zero"
+        with pytest.raises(PolicyError, match=f"{expected}.*{fix}"):
+            load_policy(path)
+    path.write_text("attributes: {a: {role: quasi_identifier}}\nsuppression_limit: 1_0\n")
+    with pytest.raises(PolicyError, match="suppression_limit: 1_0 uses '_'"):
+        load_policy(path)
+
+
+def test_a_leading_zero_is_text_where_text_is_expected(tmp_path):
+    """A ZIP code in an inline hierarchy stays as written (YAML 1.1 made 02134 the octal
+    integer 1116, which the strict policy refused as a label)."""
+    path = tmp_path / "p.yaml"
+    path.write_text(
+        "attributes:\n  zip: {role: quasi_identifier, hierarchy: {type: table, rows: "
+        "[[02134, 021*], [02139, 021*]]}}\n  no: {role: insensitive}\n"
+        "models: [{model: k-anonymity, k: 2}]\n"
+    )
+    policy = load_policy(path)
+    assert policy.attributes["zip"].hierarchy.rows == [["02134", "021*"], ["02139", "021*"]]
+    assert list(policy.attributes) == ["zip", "no"]  # (YAML 1.1: the key False)
+
+
+def test_yaml_1_1_booleans_are_refused_where_a_boolean_is_expected(tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(
+        "attributes: {a: {role: quasi_identifier, hierarchy: {type: intervals, widths: [5], "
+        "top: yes}}}\nmodels: [{model: k-anonymity, k: 2}]\n"
+    )
+    with pytest.raises(PolicyError, match=r"top: yes is text in YAML 1\.2, not a boolean"):
+        load_policy(path)
+    path.write_text(path.read_text().replace("top: yes", "top: true"))
+    assert load_policy(path).attributes["a"].hierarchy.top is True
+    path.write_text(path.read_text().replace("k: 2", "k: yes"))  # a boolean where a number is
+    with pytest.raises(PolicyError, match="k: Input should be a valid integer; got a string"):
+        load_policy(path)
+
+
+@pytest.mark.parametrize("text", ["!!binary aGk=", "!!timestamp 2024-01-31", "!!set {a}"])
+def test_tags_outside_the_core_schema_are_refused(text, tmp_path):
+    path = tmp_path / "p.yaml"
+    path.write_text(f"attributes: {text}\n")
+    with pytest.raises(PolicyError, match=r"is not valid YAML/JSON \(line 1, column 13\)"):
+        load_policy(path)
+
+
+def test_params_refuse_yaml_1_1_numbers():
+    for raw, fix in (("010", "write 10"), ("1_000", "'_'"), ("1:20", "base-60")):
+        with pytest.raises(PolicyError, match=rf"^--param k: {raw} .*{fix}"):
+            parse_params([f"k={raw}"])
+    assert parse_params(["k=0o17", "h=0x1F", "e=1E-3"]) == {"k": 15, "h": 31, "e": 0.001}
 
 
 @pytest.mark.parametrize("value", [INT64_MAX + 1, INT64_MIN - 1, 10**30, HugeInt(HUGE)])
@@ -73,8 +190,9 @@ def test_policy_with_a_5000_digit_k_is_one_error_naming_the_field(tmp_path):
 
 
 def test_params_range_checked_and_read_like_yaml():
-    assert parse_params(["k=3", "eps=1e-6", "on=yes", "g=[[a,b]]"]) == {
-        "k": 3, "eps": 1e-6, "on": True, "g": [["a", "b"]],
+    # (YAML 1.2: `yes` is text — a boolean parameter reads it with as_bool — and `true` a boolean)
+    assert parse_params(["k=3", "eps=1e-6", "on=yes", "t=true", "g=[[a,b]]"]) == {
+        "k": 3, "eps": 1e-6, "on": "yes", "t": True, "g": [["a", "b"]],
     }  # fmt: skip
     with pytest.raises(PolicyError, match=r"^--param k is out of range"):
         parse_params([f"k={HUGE}"])

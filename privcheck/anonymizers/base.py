@@ -547,8 +547,11 @@ def previous_lower(
         return None
     names = encoded.qi_names
     if sorted(previous) != sorted(names):
+        from privcheck.messages import shown_key
+
         raise PolicyError(
-            f"the previous release generalized {', '.join(previous)}, but this policy's "
+            f"the previous release generalized {', '.join(map(shown_key, previous))}, but this "
+            "policy's "
             f"quasi-identifiers are {', '.join(names)}; a follow-up release must use the same "
             "quasi-identifiers"
         )

@@ -11,37 +11,33 @@ two releases, so a check can say whether a pair is safe.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from privcheck.anonymizers.side_files import parse_previous_node, read_side_file
 from privcheck.errors import DataError, PolicyError
-from privcheck.io import read_json_file
 from privcheck.report import AnonymizationReport
 
 
 def previous_node(previous: Any) -> dict[str, int] | None:
     """The generalization levels of a previous release, from its report (object, dict, JSON
-    file) or a plain ``{quasi-identifier: level}`` mapping."""
+    file) or a plain ``{quasi-identifier: level}`` mapping, validated strictly
+    (``privcheck.anonymizers.side_files``): levels are non-negative integers (``true`` is not
+    level 1). It only narrows a search — its node is the lattice's lower bound."""
     if previous is None:
         return None
     if isinstance(previous, AnonymizationReport):
         node = previous.node
-    else:
-        if isinstance(previous, str | Path):
-            path = Path(previous)
-            previous = read_json_file(path, "previous release report")
-        if not isinstance(previous, dict):
-            raise PolicyError("the previous release must be given as its anonymization report")
-        node = previous.get("node") if "kind" in previous or "node" in previous else previous
-    if not isinstance(node, dict) or not all(isinstance(v, int) for v in node.values()):
-        raise PolicyError(
-            "the previous release's report has no generalization node (was it made by a "
-            "generalization anonymizer such as incognito, mingen or datafly?)"
-        )
-    return {str(k): int(v) for k, v in node.items()}
+        if node is None:
+            raise PolicyError(
+                "the previous release's report has no generalization node (was it made by a "
+                "generalization anonymizer such as incognito, mingen or datafly?)"
+            )
+        return {str(k): int(v) for k, v in node.items()}
+    data, text, name = read_side_file(previous, "previous release report")
+    return parse_previous_node(data, name, text)
 
 
 def link_releases(release: pd.DataFrame, other: pd.DataFrame, policy) -> pd.DataFrame:

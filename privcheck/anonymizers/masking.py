@@ -57,6 +57,7 @@ from privcheck.masking import (
 )
 from privcheck.masking.exact import even_offset, shifted_floats
 from privcheck.masking.result import MaskingResult
+from privcheck.messages import shown_columns
 from privcheck.metrics.information_loss import information_loss
 from privcheck.policy import Policy, TableHierarchy
 from privcheck.report import AnonymizationReport, Report
@@ -254,7 +255,7 @@ def numeric_quasi_identifiers(data: pd.DataFrame, policy: Policy, algorithm: str
         if name not in data.columns:
             raise DataError(
                 f"quasi-identifier {name!r} is not a column of the data; columns: "
-                f"{', '.join(map(str, data.columns))}"
+                f"{shown_columns(data.columns)}"
             )
         s = data[name]
         if pd.api.types.is_bool_dtype(s):

@@ -3,7 +3,8 @@
 A transformation is what a generalization search chose: the hierarchy level of every
 quasi-identifier (the node) and how violating classes are suppressed (the limit as a fraction
 of the batch, and ``remove`` or ``star``). It is read from an anonymization report or from the
-small JSON ``transformation_json`` writes::
+small JSON ``transformation_json`` writes, each validated by a strict schema
+(``privcheck.anonymizers.side_files``)::
 
     {"kind": "transformation", "node": {"age": 1, "zip": 2}, "suppression_limit": 0.01,
      "suppressed_records": "remove", "algorithm": "incognito"}
@@ -13,6 +14,10 @@ violate the policy there — but only if they fit within the limit — and check
 A batch on which the node no longer satisfies the policy gives NO release: ``apply`` returns
 ``None`` with the check report of the batch at the node (its violators), so that nothing that
 fails the policy can be written by mistake; choose a new transformation with ``anonymize``.
+
+The policy is the only authority (``effective_policy``): the file may narrow the suppression
+limit, never loosen it, and cannot change ``suppressed_records`` — so a release ``apply`` writes
+always passes ``privcheck check`` with the same policy.
 """
 
 from __future__ import annotations
@@ -25,12 +30,13 @@ import numpy as np
 
 from privcheck.anonymizers.problem import NodeEvaluator
 from privcheck.anonymizers.release import materialise, recheck
+from privcheck.anonymizers.side_files import parse_transformation, read_side_file
 from privcheck.checker import check_table
 from privcheck.classes import count
 from privcheck.encoding import EncodedTable, encode
 from privcheck.engines import WEIGHT, aggregate, check_policy, is_engine_frame
 from privcheck.errors import PolicyError
-from privcheck.io import read_json_file, read_table
+from privcheck.io import read_table
 from privcheck.models.base import table_models
 from privcheck.policy import Policy, load_policy
 from privcheck.report import AnonymizationReport, Report, mark_draft
@@ -38,38 +44,59 @@ from privcheck.report import AnonymizationReport, Report, mark_draft
 
 def load_transformation(transformation: Any) -> dict[str, Any]:
     """The transformation as a dict (node, suppression_limit, suppressed_records), from an
-    AnonymizationReport, its JSON file or dict, or a transformation JSON file or dict."""
+    AnonymizationReport, its JSON file or dict, or a transformation JSON file or dict —
+    validated by its strict schema (``privcheck.anonymizers.side_files``)."""
+    return _read_transformation(transformation)[0]
+
+
+def _read_transformation(transformation: Any) -> tuple[dict[str, Any], str]:
+    """(the transformation, how errors name it)."""
     if isinstance(transformation, AnonymizationReport):
-        transformation = json.loads(transformation.to_json())
-    if isinstance(transformation, str | Path):
-        path = Path(transformation)
-        transformation = read_json_file(path, "transformation file")
-    if not isinstance(transformation, dict):
-        raise PolicyError("a transformation is an anonymization report or its node as JSON")
-    if transformation.get("algorithm") == "safepub":
+        data = json.loads(transformation.to_json())
+        return parse_transformation(data, "the anonymization report"), "the anonymization report"
+    data, text, name = read_side_file(transformation, "transformation file")
+    return parse_transformation(data, name, text), name
+
+
+def effective_policy(
+    policy: Policy,
+    transformation: dict[str, Any],
+    *,
+    policy_name: str = "the policy",
+    transformation_name: str = "the transformation",
+) -> tuple[Policy, str | None]:
+    """The policy ``apply`` runs under, and a note when the transformation narrowed it.
+
+    The policy is the only authority: a transformation may narrow it, never loosen it. Its
+    ``suppression_limit`` above the policy's is refused, naming both values and both files (a
+    tampered file, or one saved under an older, looser policy); one below it is applied (the
+    note says so); ``suppressed_records`` other than the policy's is refused. So a release
+    ``apply`` writes always passes ``privcheck check`` with the same policy."""
+    mode = transformation.get("suppressed_records")
+    if mode is not None and mode != policy.suppressed_records:
         raise PolicyError(
-            "a safepub release cannot be re-applied to another batch: its node applied without "
-            "a fresh sample and budget is not differentially private; run privcheck anonymize "
-            "--algorithm safepub on the new batch"
+            f"{transformation_name} says suppressed_records: {mode}, but {policy_name} says "
+            f"{policy.suppressed_records}: the policy decides how suppressed records are "
+            "released; remove the key from the transformation, or choose a new transformation "
+            "with privcheck anonymize under this policy"
         )
-    params = transformation.get("parameters", {}) if transformation.get("kind") else {}
-    node = transformation.get("node")
-    if not isinstance(node, dict) or not all(isinstance(v, int) for v in node.values()):
+    limit = transformation.get("suppression_limit")
+    if limit is None or limit == policy.suppression_limit:
+        return policy, None
+    if limit > policy.suppression_limit:
         raise PolicyError(
-            "the transformation has no generalization node (an anonymization report of "
-            "incognito, mingen or datafly, or {'node': {quasi-identifier: level}})"
+            f"{transformation_name} says suppression_limit: {limit!r}, above the "
+            f"suppression_limit {policy.suppression_limit!r} of {policy_name}: a transformation "
+            "may narrow the policy, never loosen it; remove the key from the transformation, or "
+            "choose a new transformation with privcheck anonymize under this policy"
         )
-    return {
-        "kind": "transformation",
-        "node": {str(k): int(v) for k, v in node.items()},
-        "suppression_limit": transformation.get(
-            "suppression_limit", params.get("suppression_limit")
-        ),
-        "suppressed_records": transformation.get(
-            "suppressed_records", params.get("suppressed_records")
-        ),
-        "algorithm": transformation.get("algorithm"),
-    }
+    out = policy.model_copy(update={"suppression_limit": float(limit)})
+    out._base_dir = policy.base_dir
+    note = (
+        f"suppression_limit {limit!r} of {transformation_name} is below the "
+        f"{policy.suppression_limit!r} of {policy_name}: the narrower {limit!r} is applied"
+    )
+    return out, note
 
 
 def transformation_json(report: AnonymizationReport) -> str:
@@ -80,8 +107,10 @@ def transformation_json(report: AnonymizationReport) -> str:
 def _node(encoded: EncodedTable, node: dict[str, int]) -> tuple[int, ...]:
     names = encoded.qi_names
     if sorted(node) != sorted(names):
+        from privcheck.messages import shown_key
+
         raise PolicyError(
-            f"the transformation generalizes {', '.join(node)}, but the policy's "
+            f"the transformation generalizes {', '.join(map(shown_key, node))}, but the policy's "
             f"quasi-identifiers are {', '.join(names)}; use the policy it was made under"
         )
     out = []
@@ -96,16 +125,6 @@ def _node(encoded: EncodedTable, node: dict[str, int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _policy(policy: Policy, t: dict[str, Any]) -> Policy:
-    """The policy with the transformation's suppression settings (they are part of it)."""
-    update = {
-        key: t[key] for key in ("suppression_limit", "suppressed_records") if t.get(key) is not None
-    }
-    out = policy.model_copy(update=update)
-    out._base_dir = policy.base_dir
-    return out
-
-
 def apply(
     data: Any,
     transformation: Any,
@@ -115,6 +134,7 @@ def apply(
     seed: int | None = None,
     max_groups: int | None = None,
     allow_draft: bool = False,
+    notes: list[str] | None = None,
 ) -> tuple[Any | None, Report]:
     """Generalize ``data`` with a transformation chosen earlier and check the result.
 
@@ -125,11 +145,18 @@ def apply(
     when the node no longer satisfies the policy within the suppression limit. ``data`` is a
     pandas frame or file (release: pandas, shuffled unless ``keep_order``) or a Spark frame
     (release: Spark, mapped and suppressed in Spark); other engine frames are collected.
+
+    The policy is the only authority (``effective_policy``): a transformation that would loosen
+    it is refused; one that narrows it is applied, and ``notes`` (a list, if given) receives the
+    sentence that says so.
     """
+    t, t_name = _read_transformation(transformation)
+    p_name = f"the policy {policy}" if isinstance(policy, str | Path) else "the policy"
     loaded = load_policy(policy)
     loaded.require_decided(allow_draft=allow_draft)
-    t = load_transformation(transformation)
-    policy = _policy(loaded, t)
+    policy, note = effective_policy(loaded, t, policy_name=p_name, transformation_name=t_name)
+    if note is not None and notes is not None:
+        notes.append(note)
     if policy.model_entries("differential-privacy"):
         raise PolicyError(
             "differential privacy is a property of the mechanism: re-applying a node to a new "
@@ -173,4 +200,4 @@ def apply(
     return release, mark_draft(recheck(release, suppressed, policy), policy)
 
 
-__all__ = ["apply", "load_transformation", "transformation_json"]
+__all__ = ["apply", "effective_policy", "load_transformation", "transformation_json"]

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from privcheck.errors import DataError, PolicyError, listing
+from privcheck.errors import DataError, PolicyError
+from privcheck.messages import shown_columns
 from privcheck.policy import Policy, Role
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def check_columns(names: list[str], policy: Policy) -> None:
         if c not in present and a.role is not Role.identifier
     ]
     if absent:
-        have = listing(names, 12)
+        have = shown_columns(names, most=12)
         raise DataError(
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"

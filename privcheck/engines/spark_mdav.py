@@ -37,6 +37,7 @@ import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking.exact import even_offset, group_means, shifted_floats
+from privcheck.messages import shown_columns
 
 BLOCK = "__privcheck_block"
 GROUP = "__privcheck_group"
@@ -174,7 +175,9 @@ def spark_mdav(
     columns = list(columns)
     absent = [c for c in columns if c not in frame.columns]
     if absent:
-        raise DataError(f"column {absent[0]!r} is not in the frame (columns: {frame.columns})")
+        raise DataError(
+            f"column {absent[0]!r} is not in the frame (columns: {shown_columns(frame.columns)})"
+        )
     if not columns:
         raise PolicyError("spark_mdav needs at least one numeric column")
     if isinstance(k, bool) or not isinstance(k, int) or k < 2:

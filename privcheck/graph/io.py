@@ -34,6 +34,7 @@ from pydantic import BaseModel
 
 from privcheck.errors import DataError, PolicyError, listing
 from privcheck.io import require_regular_file
+from privcheck.messages import shown_columns
 
 LABEL_ATTR = "label"
 Kind = Literal["csv", "parquet", "graphml"]
@@ -115,7 +116,10 @@ def read_graph(
             try:
                 raw = nx.read_graphml(path)
             except Exception as exc:  # networkx raises several parser error types
-                raise DataError(f"cannot read GraphML file {str(path)!r}: {exc}") from exc
+                from privcheck.io import reader_problem
+
+                problem = reader_problem(exc)
+                raise DataError(f"cannot read GraphML file {str(path)!r}: {problem}") from None
             graph, report = _from_networkx(raw, normalise, "graphml")
             fmt = EdgeListFormat("graphml")
         else:
@@ -201,7 +205,10 @@ def _read_table(path: Path, kind: Kind, node_cols: tuple[str, str]) -> pd.DataFr
             )
         return pd.read_parquet(path)
     except (ValueError, OSError) as exc:
-        raise DataError(f"cannot read {kind} edge list {str(path)!r}: {exc}") from exc
+        from privcheck.io import reader_problem
+
+        problem = reader_problem(exc)
+        raise DataError(f"cannot read {kind} edge list {str(path)!r}: {problem}") from None
 
 
 def _from_table(
@@ -216,7 +223,8 @@ def _from_table(
     missing_cols = [c for c in (source, target) if c not in table.columns]
     if missing_cols:
         raise DataError(
-            f"edge list has no column {missing_cols[0]!r} (columns: {list(table.columns)}); "
+            f"edge list has no column {missing_cols[0]!r} (columns: "
+            f"{shown_columns(table.columns, as_list=True)}); "
             "name the node columns with source=... and target=..."
         )
     if source == target:
@@ -370,7 +378,8 @@ def _attach_labels(
     for col in (node_col, label_col):
         if col not in table.columns:
             raise DataError(
-                f"node-label table has no column {col!r} (columns: {list(table.columns)}); "
+                f"node-label table has no column {col!r} (columns: "
+                f"{shown_columns(table.columns, as_list=True)}); "
                 "name them with label_node=... and label_column=..."
             )
     _check_cells(table[node_col], node_col)

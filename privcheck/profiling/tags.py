@@ -43,31 +43,44 @@ def read_tags(path: str | Path) -> dict[str, list[str]]:
     except PolicyError as exc:
         raise PolicyError(f"tags file {path}: {exc}") from None
     except (yaml.YAMLError, ValueError) as exc:
-        first = (str(exc).splitlines() or ["malformed"])[0]
-        raise PolicyError(f"tags file {path} is not valid YAML/JSON: {first}") from None
-    return check_tags(data, str(path))
+        from privcheck.messages import syntax_error
+
+        raise PolicyError(syntax_error(exc, f"tags file {path}", "YAML/JSON")) from None
+    return check_tags(data, f"tags file {path}")
 
 
 def check_tags(data: Any, where: str = "tags") -> dict[str, list[str]]:
-    """``data`` as column → list of tag strings, or one line saying what is wrong."""
+    """``data`` as column → list of tag strings, or one line saying what is wrong — naming the
+    column (by position when its name is not a plain name), never quoting a value: a file
+    named by mistake (a secrets file) must not be echoed (``privcheck.messages``).
+
+    Tags set the roles of a policy being drafted (``privcheck init``), which a person reviews
+    before it is used: there is no policy yet for them to loosen."""
+    from privcheck.messages import shown_key
+
     if not isinstance(data, Mapping):
         raise PolicyError(
             f'{where} must map each column to its list of tags (e.g. {{"email": '
             f'["PII:Identifier"]}}); got {type(data).__name__}'
         )
     out: dict[str, list[str]] = {}
-    for column, tags in data.items():
+    for i, (column, tags) in enumerate(data.items()):
         if not isinstance(column, str):
-            raise PolicyError(f"{where}: column names must be strings; got {column!r}")
+            raise PolicyError(
+                f"{where}: column names must be strings; entry {i + 1} is named by a "
+                f"{type(column).__name__}"
+            )
         if tags is None:
             tags = []
         if isinstance(tags, str):
             tags = [tags]
-        if not isinstance(tags, Sequence) or not all(isinstance(t, str) for t in tags):
+        if not isinstance(tags, list | tuple) or not all(isinstance(t, str) for t in tags):
             raise PolicyError(
-                f"{where}: the tags of column {column!r} must be a list of strings; got {tags!r}"
+                f"{where}: the tags of column {shown_key(column)} (entry {i + 1}) must be a "
+                f"list of strings; got a {type(tags).__name__}"
+                + (" holding other values" if isinstance(tags, list | tuple) else "")
             )
-        out[column] = list(tags)
+        out[str(column)] = [str(t) for t in tags]
     return out
 
 

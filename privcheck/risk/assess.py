@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from privcheck import __version__
 from privcheck.errors import DataError, PolicyError
+from privcheck.messages import shown_columns
 from privcheck.report import Section, SectionPlot, SectionTable, _fmt, draft_note
 from privcheck.risk.measures import AttackInputs, RiskMeasure, RiskOutcome
 from privcheck.risk.results import RecordRiskSummary
@@ -194,7 +195,7 @@ def select_attributes(
     if unknown:
         raise DataError(
             f"attribute {unknown[0]!r} is not a column of the data; columns: "
-            f"{list(original.columns)}"
+            f"{shown_columns(original.columns)}"
         )
     original, masked = original.copy(), masked.copy()
     usable = []

@@ -19,6 +19,7 @@ from __future__ import annotations
 import bz2
 import lzma
 import pickletools
+import re
 import zipfile
 import zlib
 from pathlib import Path
@@ -144,8 +145,8 @@ def load_model_file(path: str | Path, *, trust: bool = False) -> Any:
     if untrusted and not trust:
         raise DataError(
             f"skops model file {path} holds types skops does not trust by default: "
-            f"{', '.join(untrusted)}; pass {OPT_IN} if the file is trusted (or save a model "
-            "built only of trusted types)"
+            f"{', '.join(map(_type_name, untrusted))}; pass {OPT_IN} if the file is trusted (or "
+            "save a model built only of trusted types)"
         )
     try:
         return sio.load(path, trusted=untrusted or None)
@@ -164,5 +165,19 @@ def _load_trusted_pickle(path: Path) -> Any:
 
 
 def _first_line(exc: BaseException) -> str:
+    """The first line of a loader's message, without any quoted text that is not a name: a
+    model file is not a policy, and its content is never echoed (``privcheck.messages``)."""
+    from privcheck.messages import scrub
+
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    return scrub(text.splitlines()[0]) if text else type(exc).__name__
+
+
+#: a Python type's dotted name, as skops lists the types a file names
+_DOTTED = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*")
+
+
+def _type_name(name: str) -> str:
+    """A type the file names, shown when it is a dotted Python name (what the user must judge
+    before trusting it), else a placeholder: the file's text is not echoed."""
+    return name if len(name) <= 200 and _DOTTED.fullmatch(name) else "(a name that is not a type)"

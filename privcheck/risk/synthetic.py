@@ -179,8 +179,10 @@ def known_columns(columns: list[str], table: pd.DataFrame, what: str = "attribut
         )
     for c in columns:
         if c not in table.columns:
+            from privcheck.messages import shown_columns
+
             raise DataError(
-                f"{what} {c!r} is not a column of the data; columns: {list(table.columns)}"
+                f"{what} {c!r} is not a column of the data; columns: {shown_columns(table.columns)}"
             )
     return list(columns)
 

@@ -234,8 +234,10 @@ def compare_releases(
     allow_draft: bool = False,
 ) -> dict[str, Any]:
     """``privcheck compare``: per release (in the order given) its measures, ``risk`` and
-    ``passed`` (``privcheck.utility.risk``), and the ``recommended`` release — the least loss
-    among those that pass the policy (the first on ties; None when none passes).
+    ``passed`` (``privcheck.utility.risk``: the records a release leaves out count against the
+    suppression limit), and the ``recommended`` release — the least loss among those that pass
+    the policy (the first on ties; None when none passes). A release without records is an
+    input error, as an empty table is to ``check``.
 
     Which releases pass is the policy's verdict, so a draft policy (columns still marked
     ``review:``) is refused unless ``allow_draft``; the result then says ``draft: true``."""
@@ -246,9 +248,14 @@ def compare_releases(
     base = baseline(original, policy, target=target, test_share=test_share, seed=seed)
     entries = []
     for name, frame in releases:
+        if len(frame) == 0:  # as check refuses an empty table: no records is no pass
+            raise DataError(
+                f"the release {name} has no records (a header only?): an empty release is not "
+                "a pass, and nothing can be measured on it; compare releases that hold records"
+            )
         frame = categorized(frame)
         row = measure(base, frame)
-        verdict = release_verdict(frame, policy)
+        verdict = release_verdict(frame, policy, n_original=len(original))
         entries.append({"release": name, **row, "risk": verdict.risk(), "passed": verdict.passed})
     return {
         "releases": entries,

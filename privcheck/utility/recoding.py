@@ -33,6 +33,7 @@ classification needs (``Recoding.aligned`` is False).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -106,7 +107,8 @@ def _parse_range(text: str) -> tuple[float, float, bool, bool] | None:
         if m is None:
             return None
         a, b, closed = float(m.group(1)), float(m.group(2)), (True, True)
-    return (a, b, *closed) if a <= b else None
+    # a range needs finite bounds: '1e999-2e999' parses as inf-inf, which covers nothing
+    return (a, b, *closed) if a <= b and math.isfinite(a) and math.isfinite(b) else None
 
 
 def parse_ranges(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -321,7 +323,8 @@ def _column(
     present = numbers[freq > 0]
     width = float(np.nanmax(present) - np.nanmin(present)) if np.isfinite(present).any() else 0.0
     if len(rng):
-        cost[rng] = np.minimum(1.0, (hi - lo) / width) if width > 0 else 0.0
+        with np.errstate(over="ignore"):  # a range as wide as float64 allows: cost 1
+            cost[rng] = np.minimum(1.0, (hi - lo) / width) if width > 0 else 0.0
     # canonical item order: by the first original value covered, then narrower first, then
     # label — an unchanged column's items are then its values in ground order (so the
     # classification features of an identity release are the original's, column for column)

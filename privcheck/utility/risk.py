@@ -6,7 +6,10 @@ quasi-identifier reads ``*`` under ``suppressed_records: star`` are suppressed r
 against the suppression limit, in no class), the other rows are encoded as released and grouped
 into classes, every table model of the policy is evaluated, and ``suppressed_cells: wildcard``
 gives k-anonymity each class's effective size. A model that is a property of the mechanism
-(differential privacy) cannot be verified on a table and is left out of ``passed``.
+(differential privacy) cannot be verified on a table and is left out of ``passed``. Beyond what
+``check`` sees, ``compare`` holds the original: the records a release leaves out are suppressed
+records too, and with the ``*`` rows they must stay within the suppression limit (of the
+original's records) for the release to pass.
 
 Risk is the prosecutor's (the intruder knows the target is in the release): a released record's
 risk is 1 / the size of its class (the effective size under ``wildcard``). ``highest`` is the
@@ -28,6 +31,7 @@ from privcheck.checker import (
     finish_report,
     present_identifiers,
     starred_rows,
+    suppression_limit_records,
 )
 from privcheck.classes import count
 from privcheck.encoding import encode, sensitive_read
@@ -69,8 +73,16 @@ def checked_policy(policy: Policy) -> Policy:
     return out
 
 
-def release_verdict(release: pd.DataFrame, policy: Policy) -> ReleaseVerdict:
-    """Check ``release`` as ``privcheck check`` does and measure its prosecutor risk."""
+def release_verdict(
+    release: pd.DataFrame, policy: Policy, n_original: int | None = None
+) -> ReleaseVerdict:
+    """Check ``release`` as ``privcheck check`` does and measure its prosecutor risk.
+
+    With ``n_original`` (the original's records), the records the release leaves out count as
+    suppressed too, as an anonymizer counts them: the release passes only if they and its ``*``
+    rows stay within the policy's suppression limit of the original's records — ``check``,
+    which sees the release alone, cannot count what is missing (a release that silently drops
+    30 % of the records is no pass against a 1 % limit)."""
     pol = checked_policy(policy)
     star = starred_rows(release, pol)
     n_suppressed = 0
@@ -96,4 +108,9 @@ def release_verdict(release: pd.DataFrame, policy: Policy) -> ReleaseVerdict:
         effective = effective_sizes(table).astype(np.float64)
     k = policy_k(policy.models)
     figures = prosecutor_risk(effective, sizes, k)
-    return ReleaseVerdict(passed=bool(report.passed), **figures, threshold=threshold(k))
+    passed = bool(report.passed)
+    if n_original is not None:
+        left_out = max(n_original - len(release), 0)
+        limit = suppression_limit_records(pol, n_original)
+        passed = passed and n_suppressed + left_out <= limit
+    return ReleaseVerdict(passed=passed, **figures, threshold=threshold(k))

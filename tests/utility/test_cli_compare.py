@@ -235,6 +235,51 @@ def test_bad_input_exits_2_with_one_line_and_writes_nothing(cli, tmp_path: Path)
         assert not out.exists()
 
 
+def test_an_empty_release_is_refused_not_passed(cli, tmp_path: Path) -> None:
+    """A header-only release was called "passes" (issue 30): no records is no pass, as an
+    empty table is no pass for check."""
+    original, releases, policy = write_inputs(tmp_path)
+    empty = tmp_path / "empty.csv"
+    empty.write_text(releases[0].read_text().splitlines()[0] + "\n")
+    out = tmp_path / "t.json"
+    res = cli("compare", original, releases[0], empty, "--policy", policy, "-o", out)
+    assert res.returncode == 2 and "empty.csv has no records" in res.stderr, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_records_left_out_are_suppressed_records_against_the_limit(cli, tmp_path) -> None:
+    """A release that drops 7-56 % of the original's records passed against a 1 % limit
+    (issue 30): check sees the release alone, compare knows the original's size."""
+    original, releases, _ = write_inputs(tmp_path)
+    policy = write_policy(tmp_path, suppression_limit=0.05)  # 6 of the 120 records
+    blank = pd.read_csv(releases[1], dtype=str)  # passes k = 3 with every record
+    names = []
+    for dropped in (0, 6, 7, 30, 67):
+        path = tmp_path / f"dropped-{dropped}.csv"
+        blank.iloc[dropped:].to_csv(path, index=False)
+        names.append(path)
+    res = cli("compare", original, *names, "--policy", policy, "-f", "json")
+    assert res.returncode == 0, res.stderr
+    entries = json.loads(res.stdout)["releases"]
+    assert [e["passed"] for e in entries] == [True, True, False, False, False]
+    assert [e["rows"] for e in entries] == [120, 114, 113, 90, 53]
+    for path in names[2:]:  # check, which sees the release alone, passes them all
+        assert cli("check", path, "--policy", policy).returncode == 0
+
+
+@pytest.mark.parametrize("label", ["1e999-2e999", "-1e999-1e999", "[1e400, 1e401)"])
+def test_an_infinite_range_is_one_line(cli, tmp_path: Path, label: str) -> None:
+    """'1e999-2e999' parsed as the range inf-inf and printed two warning lines before the
+    error: a range needs finite bounds."""
+    original, releases, policy = write_inputs(tmp_path)
+    frame = pd.read_csv(releases[0], dtype=str).assign(age=label)
+    path = tmp_path / "inf.csv"
+    frame.to_csv(path, index=False)
+    res = cli("compare", original, path, "--policy", policy)
+    assert res.returncode == 2, res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "not a range" in res.stderr
+
+
 # ------------------------------------------------------------------------------------ Adult
 
 

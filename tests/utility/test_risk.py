@@ -107,3 +107,20 @@ def test_mechanism_models_are_left_out_of_the_verdict(tmp_path: Path) -> None:
     with_dp = policy(2, "category", "remove", extra=[dp])
     without = policy(2, "category", "remove")
     assert release_verdict(frame, with_dp) == release_verdict(frame, without)
+
+
+@pytest.mark.parametrize(
+    ("seed", "records", "dropped"),
+    list(product(range(4), ["remove", "star"], [0, 1, 3, 9])),
+)
+def test_records_left_out_count_against_the_suppression_limit(seed, records, dropped) -> None:
+    """compare knows the original's size: a release that leaves records out has suppressed
+    them, and with its '*' rows they must stay within floor(limit · N) — counted by hand."""
+    frame = random_release(seed)
+    n_original = len(frame) + dropped
+    pol = policy(2, "category", records, limit=0.1)
+    got = release_verdict(frame, pol, n_original=n_original)
+    qi_star = (frame[QIS] == "*").all(axis=1)
+    starred = int(qi_star.sum()) if records == "star" and not qi_star.all() else 0
+    within = starred + dropped <= int(np.floor(0.1 * n_original + 1e-9))
+    assert got.passed is (release_verdict(frame, pol).passed and within)
