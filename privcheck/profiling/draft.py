@@ -46,6 +46,7 @@ from privcheck.profiling.tags import (
     absent_note,
     check_tags,
     read_tags,
+    require_some_present,
     tag_roles,
 )
 from privcheck.profiling.types import TypeInfo, infer
@@ -309,6 +310,7 @@ def draft_policy(
     warnings: list[str] = []
     if tags is not None:  # (a file is checked as it is read; a mapping given here, now)
         checked = check_tags(tags) if isinstance(tags, dict) else read_tags(tags)
+        require_some_present(checked, names)
         roles = tag_roles(checked, names)
         absent = absent_columns(checked, names)
         if absent:  # a warning, not a stop: the catalog describes more than the extract

@@ -91,12 +91,30 @@ def absent_columns(tags: Mapping[str, Sequence[str]], columns: Sequence[str]) ->
 
 
 def absent_note(absent: Sequence[str]) -> str:
-    """The warning for tags of columns the data does not have: all of them, or how many more."""
+    """The warning for tags of columns the data does not have: all of them, or how many more
+    (a name that is not a plain name is not shown: the file may not be a tags file)."""
+    from privcheck.messages import shown_key
+
     return (
         f"the tags name {len(absent)} column(s) the data does not have, ignored: "
-        f"{listing(absent, 12, fmt=repr)} (a column left out of the extract, or a misspelt "
+        f"{listing(absent, 12, fmt=shown_key)} (a column left out of the extract, or a misspelt "
         "name in the tags file?)"
     )
+
+
+def require_some_present(
+    tags: Mapping[str, Sequence[str]], columns: Sequence[str], where: str = "the tags"
+) -> None:
+    """Tags of a few absent columns are a warning (the catalog describes more than the
+    extract); tags of NO column the data has are a stop: the file is not this table's tags (a
+    file named by mistake, another dataset's tags), and drafting on would ignore all of it."""
+    if tags and not set(tags) & set(columns):
+        from privcheck.messages import shown_columns
+
+        raise PolicyError(
+            f"{where} name none of the data's columns ({len(tags)} tagged, none among "
+            f"{shown_columns(columns, most=12)}); is it this table's tags file?"
+        )
 
 
 def tag_roles(tags: Mapping[str, Sequence[str]], columns: Sequence[str]) -> dict[str, str]:

@@ -49,3 +49,19 @@ def test_tags_given_as_a_mapping_are_checked_alike():
     with pytest.raises(PolicyError, match="got a dict") as info:
         check_tags({"a": {SECRET: 1}})
     assert SECRET not in str(info.value)
+
+
+def test_tags_of_no_column_of_the_data_stop_some_absent_only_warn():
+    """A few tags for columns left out of the extract are a warning; tags naming none of the
+    data's columns are not this table's tags file: one line, exit 2 (issue 29 / issue 30)."""
+    import pytest
+
+    from privcheck.errors import PolicyError
+    from privcheck.profiling.tags import absent_columns, require_some_present
+
+    columns = ["age", "zip", "email"]
+    require_some_present({"email": ["PII.Sensitive"], "phone": ["PII.Sensitive"]}, columns)
+    assert absent_columns({"email": [], "phone": []}, columns) == ["phone"]
+    with pytest.raises(PolicyError, match="none of the data's columns"):
+        require_some_present({"API_KEY": ["x"], "TOKEN": ["y"]}, columns)
+    require_some_present({}, columns)  # no tags at all: nothing to ignore
