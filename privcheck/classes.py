@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -214,6 +215,135 @@ class SensitiveCounts:
         return cls(indptr, value, counts.astype(np.int64, copy=False), n_values)
 
 
+def _pairs(key: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(dense id of each combined key ``a · space + b``, the distinct keys' ``a``, their ``b``),
+    ids in key order."""
+    ids, uniq = sorted_factorize(key)
+    first, second = np.divmod(np.asarray(uniq, dtype=np.int64), max(space, 1))
+    return ids.astype(np.int64, copy=False), first, second
+
+
+@dataclass(eq=False)
+class Members:
+    """Who is in each class when records belong to people (the policy's ``individual``).
+
+    Every distinct (class, person) pair once — ``pair_class`` and ``pair_person``, ordered by
+    class then person — with ``pair_records``, that person's records in that class; and, per
+    sensitive attribute, every distinct (pair, value) once (``values[name]`` = pair index, value
+    code, number of values). Never larger than the rows, usually far smaller, and what every
+    count of people is computed from: distinct counts do not add up when classes merge (one
+    person can sit in two classes), so a rollup re-counts from these pairs, not from the
+    classes' people.
+    """
+
+    pair_class: np.ndarray
+    pair_person: np.ndarray
+    pair_records: np.ndarray
+    #: the person codes' space (codes 0 … n_people − 1)
+    n_people: int
+    values: dict[str, tuple[np.ndarray, np.ndarray, int]]
+
+    @classmethod
+    def of_rows(
+        cls,
+        row_class: np.ndarray,
+        person: np.ndarray,
+        n_people: int,
+        sensitive: dict[str, tuple[np.ndarray, int]],
+        weights: np.ndarray | None = None,
+    ) -> Members:
+        """The members of classes given the class and the person of every row (``weights``:
+        records per row, an engine's counts; rows of weight 0 hold nobody)."""
+        if weights is not None and (weights == 0).any():
+            live = np.flatnonzero(weights > 0)
+            row_class, person, weights = row_class[live], person[live], weights[live]
+            sensitive = {name: (codes[live], n) for name, (codes, n) in sensitive.items()}
+        key = np.multiply(row_class, max(n_people, 1), dtype=np.int64)
+        key += person
+        pair_of_row, pair_class, pair_person = _pairs(key, n_people)
+        del key
+        records = np.bincount(pair_of_row, weights=weights, minlength=len(pair_class))
+        values = {}
+        for name, (codes, n_values) in sensitive.items():
+            key = np.multiply(pair_of_row, max(n_values, 1), dtype=np.int64)
+            key += codes
+            _, pair, value = _pairs(key, n_values)
+            values[name] = (pair, value, n_values)
+        return cls(pair_class, pair_person, np.rint(records).astype(np.int64), n_people, values)
+
+    def people(self, n_classes: int) -> np.ndarray:
+        """Distinct people per class."""
+        return np.bincount(self.pair_class, minlength=n_classes).astype(np.int64)
+
+    def n_distinct(self) -> int:
+        """Distinct people over all classes."""
+        if not len(self.pair_person):
+            return 0
+        seen = np.zeros(self.n_people, dtype=bool)
+        seen[self.pair_person] = True
+        return int(np.count_nonzero(seen))
+
+    def sensitive_counts(self, name: str, n_classes: int) -> SensitiveCounts:
+        """The class × value matrix of ``name`` in people: each cell counts the distinct people
+        of the class holding the value in at least one of their records."""
+        pair, value, n_values = self.values[name]
+        return SensitiveCounts.from_pairs(self.pair_class[pair], value, n_classes, n_values)
+
+    def merged(self, inverse: np.ndarray, n_classes: int) -> Members:
+        """The members of the classes ``inverse`` maps these classes to (a rollup, a
+        projection, a group of classes): the pairs re-counted, a person in two merged classes
+        once."""
+        key = np.multiply(inverse.take(self.pair_class), max(self.n_people, 1), dtype=np.int64)
+        key += self.pair_person
+        new_pair, pair_class, pair_person = _pairs(key, self.n_people)
+        del key
+        records = np.bincount(new_pair, weights=self.pair_records, minlength=len(pair_class))
+        values = {}
+        for name, (pair, value, n_values) in self.values.items():
+            key = np.multiply(new_pair.take(pair), max(n_values, 1), dtype=np.int64)
+            key += value
+            _, new, val = _pairs(key, n_values)
+            values[name] = (new, val, n_values)
+        return Members(
+            pair_class, pair_person, np.rint(records).astype(np.int64), self.n_people, values
+        )
+
+    def selected(self, keep_pair: np.ndarray, class_index: np.ndarray) -> Members:
+        """The pairs in ``keep_pair`` (a mask), their classes renumbered through
+        ``class_index`` (old class → new, −1 for none): what selecting classes or leaving
+        people out keeps."""
+        kept = np.flatnonzero(keep_pair)
+        new_index = np.full(len(keep_pair), -1, dtype=np.int64)
+        new_index[kept] = np.arange(len(kept))
+        values = {}
+        for name, (pair, value, n_values) in self.values.items():
+            at = new_index.take(pair)
+            live = at >= 0
+            values[name] = (at[live], value[live], n_values)
+        return Members(
+            class_index.take(self.pair_class[kept]),
+            self.pair_person[kept],
+            self.pair_records[kept],
+            self.n_people,
+            values,
+        )
+
+    def only(self, names: set[str] | dict) -> Members:
+        """The members with the sensitive values of ``names`` only."""
+        values = {n: v for n, v in self.values.items() if n in names}
+        return Members(self.pair_class, self.pair_person, self.pair_records, self.n_people, values)
+
+
+def people_per_group(
+    row_group: np.ndarray, n_groups: int, person: np.ndarray, n_people: int
+) -> np.ndarray:
+    """Distinct people in each group of rows (``row_group``: the group of every row)."""
+    key = np.multiply(row_group, max(n_people, 1), dtype=np.int64)
+    key += person
+    _, pair_group, _ = _pairs(key, n_people)
+    return np.bincount(pair_group, minlength=n_groups).astype(np.int64)
+
+
 @dataclass(eq=False)
 class ClassTable:
     """One row per equivalence class at a lattice node.
@@ -221,6 +351,11 @@ class ClassTable:
     ``keys[c, j]`` is the level-``node[j]`` code of quasi-identifier ``j`` for class ``c``;
     ``sizes[c]`` its number of records; ``sensitive[name]`` the class × value counts of each
     sensitive attribute; ``record_class`` (when tracked) the class of every record.
+
+    When the policy names an ``individual``, ``members`` says who is in each class
+    (``Members``), ``people`` counts them, and ``sensitive`` counts people per (class, value)
+    instead of records; ``subjects`` — what every model reads as a class's size — is then the
+    people, else the records.
     """
 
     encoded: EncodedTable
@@ -229,6 +364,7 @@ class ClassTable:
     sizes: np.ndarray
     sensitive: dict[str, SensitiveCounts]
     record_class: np.ndarray | None = None
+    members: Members | None = None
     #: each class's combined key (mixed radix over the key columns' cardinalities, ascending),
     #: kept by ``rollup`` for the next rollup from this table (see ``_combined_key``)
     combined: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
@@ -237,6 +373,9 @@ class ClassTable:
         default=None, init=False, repr=False, compare=False
     )
 
+    #: ``people``, counted once
+    _people: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+
     @property
     def n_classes(self) -> int:
         return len(self.sizes)
@@ -244,6 +383,42 @@ class ClassTable:
     @property
     def n_records(self) -> int:
         return int(self.sizes.sum())
+
+    @property
+    def people(self) -> np.ndarray | None:
+        """Distinct people per class (None when the policy names no individual)."""
+        if self.members is None:
+            return None
+        if self._people is None:
+            self._people = self.members.people(self.n_classes)
+        return self._people
+
+    @property
+    def subjects(self) -> np.ndarray:
+        """The size of each class as every model reads it: its distinct people when the policy
+        names an individual, else its records."""
+        people = self.people
+        return self.sizes if people is None else people
+
+    @property
+    def n_subjects(self) -> int:
+        """The table's size as the models read it: distinct people, or records."""
+        n = self.n_individuals
+        return self.n_records if n is None else n
+
+    @property
+    def n_individuals(self) -> int | None:
+        """Distinct people in the table (None when the policy names no individual)."""
+        return None if self.members is None else self.members.n_distinct()
+
+    def value_sizes(self, name: str) -> np.ndarray:
+        """The total of each class's row of the ``name`` matrix: its records — or, counted in
+        people, the sum of its (person, value) pairs, which exceeds its people when someone
+        holds several values. Distributions (entropy, t-closeness) divide by it."""
+        if self.members is None:
+            return self.sizes
+        s = self.sensitive[name]
+        return np.bincount(s.entry_class(), weights=s.counts, minlength=self.n_classes)
 
     def class_labels(self, classes: np.ndarray) -> list[dict[str, str]]:
         """The released quasi-identifier values of the given classes."""
@@ -290,30 +465,45 @@ def count(
         keys = _stack_keys([c[first] for c in cols], n_classes)
     w = encoded.weights
     sizes = np.bincount(inverse, weights=w, minlength=n_classes).astype(np.int64)
-    sensitive = {
-        name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality(), w)
-        for name, col in encoded.sensitive.items()
-    }
+    members = None
+    if encoded.individual is not None:  # people per class, and per (class, value)
+        members = Members.of_rows(
+            inverse,
+            encoded.individual,
+            encoded.n_individuals,
+            {name: (col.codes, col.cardinality()) for name, col in encoded.sensitive.items()},
+            w,
+        )
+        sensitive = {name: members.sensitive_counts(name, n_classes) for name in encoded.sensitive}
+    else:
+        sensitive = {
+            name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality(), w)
+            for name, col in encoded.sensitive.items()
+        }
     if w is not None and (w == 0).any():  # zero-weight rows must not create empty classes
-        table = ClassTable(encoded, node, keys, sizes, sensitive, None)
+        table = ClassTable(encoded, node, keys, sizes, sensitive, None, members)
         return _drop_empty(table)
     # with weights, rows are aggregates: there are no record numbers to name
     record_class = inverse if track_records and w is None else None
-    return ClassTable(encoded, node, keys, sizes, sensitive, record_class)
+    return ClassTable(encoded, node, keys, sizes, sensitive, record_class, members)
 
 
 def _drop_empty(table: ClassTable) -> ClassTable:
     keep = np.flatnonzero(table.sizes > 0)
+    remap = np.full(table.n_classes, -1, dtype=np.int64)
+    remap[keep] = np.arange(len(keep))
     sensitive = {}
     for name, s in table.sensitive.items():
         cls = s.entry_class()
-        remap = np.full(table.n_classes, -1, dtype=np.int64)
-        remap[keep] = np.arange(len(keep))
         sensitive[name] = SensitiveCounts.from_pairs(
             remap[cls], s.values, len(keep), s.n_values, weights=s.counts
         )
+    members = None
+    if table.members is not None:  # (its pairs come from rows holding records: all kept)
+        m = table.members
+        members = m.selected(np.ones(len(m.pair_class), dtype=bool), remap)
     return ClassTable(
-        table.encoded, table.node, table.keys[keep], table.sizes[keep], sensitive, None
+        table.encoded, table.node, table.keys[keep], table.sizes[keep], sensitive, None, members
     )
 
 
@@ -353,6 +543,7 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
         n >= _COUNT_ROWS
         and not table.sensitive
         and table.record_class is None
+        and table.members is None
         and space <= _COUNT_DENSE_PER_ROW * n
     ):
         return _rollup_counts(table, node, cards, key, space)
@@ -577,16 +768,33 @@ def _rollup_general(table: ClassTable, node: tuple[int, ...], cards: list[int]) 
 def _finish(
     table: ClassTable, node: tuple[int, ...], keys: np.ndarray, inverse: np.ndarray, n_classes: int
 ) -> ClassTable:
-    """Re-aggregate sizes, sensitive counts and record classes through ``inverse``."""
+    """Re-aggregate sizes, sensitive counts and record classes through ``inverse`` (people:
+    re-counted from the members' pairs)."""
     sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
+    sensitive, members = merge_sensitive(table, inverse, n_classes)
+    record_class = None if table.record_class is None else inverse[table.record_class]
+    return ClassTable(table.encoded, node, keys, sizes, sensitive, record_class, members)
+
+
+def merge_sensitive(
+    table: ClassTable, inverse: np.ndarray, n_classes: int, names: Iterable[str] | None = None
+) -> tuple[dict[str, SensitiveCounts], Members | None]:
+    """The sensitive counts (of ``names``, default all) and members of the ``n_classes`` groups
+    ``inverse`` maps ``table``'s classes to: record counts add up; people are re-counted from
+    the members' pairs."""
+    wanted = table.sensitive if names is None else {n: None for n in names}
+    if table.members is not None:
+        source = table.members if names is None else table.members.only(wanted)
+        members = source.merged(inverse, n_classes)
+        return {n: members.sensitive_counts(n, n_classes) for n in wanted}, members
     sensitive = {
         name: SensitiveCounts.from_pairs(
             inverse[s.entry_class()], s.values, n_classes, s.n_values, weights=s.counts
         )
         for name, s in table.sensitive.items()
+        if name in wanted
     }
-    record_class = None if table.record_class is None else inverse[table.record_class]
-    return ClassTable(table.encoded, node, keys, sizes, sensitive, record_class)
+    return sensitive, None
 
 
 def _stack_keys(columns: list[np.ndarray], n_classes: int) -> np.ndarray:

@@ -634,7 +634,14 @@ def render_html(report: Report) -> str:
     body = [
         f"<header class='top'><div class='verdict {verdict}' id='verdict'>{verdict}</div>"
         f"<h1>{e(title)}</h1></header>",
-        f"<p class='meta'>{report.n_records:,} records in {report.n_classes:,} equivalence "
+        f"<p class='meta'>{report.n_records:,} records"
+        + (
+            f" of {report.n_individuals:,} people (classes count people: "
+            f"{e(report.individual or '')})"
+            if report.n_individuals is not None
+            else ""
+        )
+        + f" in {report.n_classes:,} equivalence "
         f"classes over {e(qis)}. {sum(m.passed for m in report.models)} of "
         f"{len(report.models)} models hold."
         + (
@@ -647,6 +654,10 @@ def render_html(report: Report) -> str:
         *(
             f"<p class='finding' id='finding-{i}'><strong>FAIL:</strong> {e(f)}</p>"
             for i, f in enumerate(report.findings(), 1)
+        ),
+        *(
+            f"<p class='note' id='note-{i}'><strong>Note:</strong> {e(n)}</p>"
+            for i, n in enumerate(report.notes, 1)
         ),
         f"<nav>{''.join(toc)}</nav>",
         _summary_table(report),
@@ -774,8 +785,14 @@ def _transformation_section(r: AnonymizationReport) -> str:
 def _suppression_section(r: AnonymizationReport) -> str:
     figures: dict[str, Any] = {
         "Records in the input": r.n_records,
+        **({"People in the input": r.n_individuals} if r.n_individuals is not None else {}),
         "Released with their values": r.n_kept,
         "Suppressed": r.n_suppressed,
+        **(
+            {"Suppressed people (all their records)": r.n_suppressed_individuals}
+            if r.n_suppressed_individuals is not None
+            else {}
+        ),
         "Suppressed share": f"{r.n_suppressed / max(r.n_records, 1):.2%}",
         "Rows in the release": r.n_released_rows,
     }
@@ -1277,8 +1294,15 @@ def render_anonymization_html(report: Any) -> str:
     body = [
         f"<header class='top'><div class='verdict {verdict}' id='verdict' "
         f"title='re-check of the release'>{verdict}</div><h1>{e(title)}</h1></header>",
-        f"<p class='meta'>Released {r.n_kept:,} of {r.n_records:,} records "
-        f"({r.n_suppressed:,} suppressed) over {e(', '.join(r.quasi_identifiers))}. The release "
+        f"<p class='meta'>Released {r.n_kept:,} of {r.n_records:,} records"
+        + (f" of {r.n_individuals:,} people" if r.n_individuals is not None else "")
+        + f" ({r.n_suppressed:,} suppressed"
+        + (
+            f", {r.n_suppressed_individuals:,} people"
+            if r.n_suppressed_individuals is not None
+            else ""
+        )
+        + ") over {e(', '.join(r.quasi_identifiers))}. The release "
         f"{'satisfies' if check.passed else 'FAILS'} the policy: "
         f"{sum(m.passed for m in check.models)} of {len(check.models)} models hold.</p>",
         f"<nav>{''.join(toc)}</nav>",

@@ -9,6 +9,7 @@ import pandas as pd
 
 from privcheck.anonymizers.complementary import previous_node
 from privcheck.anonymizers.problem import Progress
+from privcheck.anonymizers.release import pseudonymize
 from privcheck.engines import is_engine_frame
 from privcheck.errors import PolicyError
 from privcheck.io import read_table
@@ -59,11 +60,17 @@ def anonymize(
     if cls is None:
         raise PolicyError(f"unknown algorithm {algorithm!r}; available: {', '.join(registry)}")
     anonymizer = cls(**params)
-    anonymizer.refuse_mechanism_models(policy)
+    anonymizer.refuse_unsupported(policy)
     if is_engine_frame(data):
         from privcheck.engines.generalize import anonymize_engine, is_spark, to_pandas
 
         if is_spark(data):
+            if policy.individual is not None:
+                raise PolicyError(
+                    "anonymizing a Spark frame plans on its aggregated classes, which cannot "
+                    f"take a person's records out together ('individual: {policy.individual}'); "
+                    "collect the frame to pandas (or a file) to count people"
+                )
             return anonymize_engine(
                 data,
                 policy,
@@ -73,7 +80,7 @@ def anonymize(
                 max_groups=max_groups,
             )
         data = to_pandas(data)
-    frame = read_table(data)
+    frame = pseudonymize(read_table(data), policy)
     release, report = anonymizer.anonymize(
         frame,
         policy,
@@ -85,4 +92,25 @@ def anonymize(
     report.source = None if isinstance(data, pd.DataFrame) else str(data)
     if report.chosen is None:
         report.chosen = report.algorithm
+    if policy.individual is not None:
+        count_people(report, frame, release, policy)
     return release, report
+
+
+def count_people(
+    report: AnonymizationReport, frame: pd.DataFrame, release: pd.DataFrame, policy: Policy
+) -> None:
+    """Fill the people figures of an anonymization report: the input's people, and those
+    suppressed (all their records go together, so they are the people the re-check of the
+    release did not find). A release that carries the individual column in clear is a bug."""
+    name = policy.individual
+    if name in release.columns and not policy.individual_released:
+        raise RuntimeError(
+            f"the release carries the individual column {name!r} in clear; this is a bug"
+        )
+    from privcheck.encoding import encode_individual
+
+    _, n_people = encode_individual(frame[name], name)
+    report.n_individuals = n_people
+    kept = report.check.n_individuals
+    report.n_suppressed_individuals = n_people - (kept if kept is not None else 0)

@@ -56,7 +56,7 @@ class BetaLikeness(PrivacyModel):
     @classmethod
     def evaluate(cls, table: ClassTable, config: BetaLikenessConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
-        e = entry_shares(s, table.sizes)
+        e = entry_shares(s, table.subjects)
         gain = e.relative_gain()
         worst = class_max(np.maximum(gain, 0.0), s)
         if config.variant == "basic":

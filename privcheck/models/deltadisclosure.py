@@ -64,7 +64,7 @@ class DeltaDisclosure(PrivacyModel):
     @classmethod
     def evaluate(cls, table: ClassTable, config: DeltaDisclosureConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
-        ratio = entry_shares(s, table.sizes).ratio()
+        ratio = entry_shares(s, table.subjects).ratio()
         log = np.log2(ratio) if config.log_base == 2 else np.log(ratio)
         worst = class_max(np.abs(log), s)
         base = "log2" if config.log_base == 2 else "ln"

@@ -122,7 +122,7 @@ class TCloseness(PrivacyModel):
     @classmethod
     def evaluate(cls, table: ClassTable, config: TClosenessConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
-        sizes = table.sizes.astype(float)
+        sizes = table.value_sizes(config.attribute).astype(float)
         total = sizes.sum()
         q = s.totals() / total if total else np.zeros(s.n_values)
         if config.distance == "equal":
