@@ -75,6 +75,12 @@ class Verdict(BaseModel):
     policy_version: str | None = Field(None, description="The caller's own policy version label")
     passed: bool
     n_records: int = Field(ge=0)
+    n_individuals: int | None = Field(
+        None,
+        ge=0,
+        description="Distinct people (the policy's individual column); null when the policy "
+        "names no individual and classes count records",
+    )
     n_classes: int = Field(ge=0)
     quasi_identifiers: list[str]
     models: list[ModelVerdict]
@@ -101,9 +107,13 @@ def policy_digest(policy: Policy) -> str:
 
     Hierarchies given by path are identified by the path, not the file's content.
     """
-    canonical = json.dumps(
-        policy.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    )
+    dumped = policy.model_dump(mode="json")
+    # fields added later are left out at their defaults: a policy that does not use them keeps
+    # the digest it always had
+    for key, default in (("individual", None), ("pseudonymize_individual", False)):
+        if dumped.get(key, default) == default:
+            dumped.pop(key, None)
+    canonical = json.dumps(dumped, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -134,6 +144,7 @@ def verdict_from_report(
         policy_version=policy_version,
         passed=report.passed,
         n_records=report.n_records,
+        n_individuals=report.n_individuals,
         n_classes=report.n_classes,
         quasi_identifiers=report.quasi_identifiers,
         models=models,
