@@ -215,12 +215,79 @@ class SensitiveCounts:
         return cls(indptr, value, counts.astype(np.int64, copy=False), n_values)
 
 
-def _pairs(key: np.ndarray, space: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(dense id of each combined key ``a · space + b``, the distinct keys' ``a``, their ``b``),
-    ids in key order."""
-    ids, uniq = sorted_factorize(key)
-    first, second = np.divmod(np.asarray(uniq, dtype=np.int64), max(space, 1))
-    return ids.astype(np.int64, copy=False), first, second
+#: pair keys are deduplicated with a byte mask over their key space up to this many cells (or
+#: ``_PAIR_DENSE_PER_KEY`` per key), with a hash beyond
+_PAIR_DENSE_CELLS = 1 << 20
+_PAIR_DENSE_PER_KEY = 8
+
+
+def _pairs(
+    key: np.ndarray, space: int, *, ordered: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(dense id of each combined key ``a · space + b``, the distinct keys' ``a``, their ``b``).
+
+    A byte mask over the key space when it is small (ids then in key order), else a hash
+    factorization — in key order when ``ordered``, else in order of appearance (a third of the
+    cost: a rollup's pairs need no order, every count of them is a ``bincount``)."""
+    space = max(space, 1)
+    total = (int(key.max()) + 1) if len(key) else 0
+    if total <= max(_PAIR_DENSE_CELLS, _PAIR_DENSE_PER_KEY * len(key)):
+        present = np.zeros(total, dtype=bool)
+        present[key] = True
+        uniq = np.flatnonzero(present)
+        ids = np.searchsorted(uniq, key)  # (a lookup table the size of the space costs more)
+    elif ordered:
+        ids, uniq = sorted_factorize(key)
+    else:
+        import pandas as pd  # (a key space this large: the anonymizers' path, pandas is loaded)
+
+        ids, uniq = pd.factorize(key, size_hint=min(len(key), _HASH_HINT))
+    first, second = np.divmod(np.asarray(uniq, dtype=np.int64), space)
+    return np.asarray(ids, dtype=np.int64), first, second
+
+
+#: ``_first_in_person`` compares each pair with the previous ones of its person while people
+#: hold at most this many pairs; beyond, it hashes the (person, class) keys
+_MAX_PAIRS_COMPARED = 16
+
+
+def _first_in_person(person: np.ndarray, new_class: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Deduplicate pairs sorted by person once their classes are ``new_class``: (the new pair
+    of every pair, the mask of the pairs kept — each the first of its person and class, in the
+    input order, so the kept pairs stay sorted by person).
+
+    A person holds a few pairs, contiguous: each pair is compared with the one ``d`` places
+    before it for d = 1 … (most pairs of one person − 1) — a few vectorised passes, where
+    hashing the (person, class) keys costs a hash per pair; the hash when someone holds many."""
+    n = len(person)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+    start = np.empty(n, dtype=bool)
+    start[0] = True
+    np.not_equal(person[1:], person[:-1], out=start[1:])
+    rep = np.arange(n)
+    # the place of each pair among its person's: its index minus its person's first index
+    position = rep - np.maximum.accumulate(np.where(start, rep, 0))
+    most = int(position.max()) + 1
+    if most > _MAX_PAIRS_COMPARED:
+        key = np.multiply(person, int(new_class.max()) + 1, dtype=np.int64)
+        key += new_class
+        ids, _ = sorted_factorize(key)  # (in key order: the firsts come out sorted by person)
+        ids = np.asarray(ids, dtype=np.int64)
+        first_at = np.full(int(ids.max()) + 1, n, dtype=np.int64)
+        np.minimum.at(first_at, ids, rep)
+        rep = first_at[ids]
+    elif most > 1:
+        later = np.flatnonzero(position)  # pairs with an earlier pair of their person
+        for d in range(1, most):
+            if d > 1:
+                later = later[position.take(later) >= d]
+            same = later[new_class.take(later) == new_class.take(later - d)]
+            rep[same] = same - d  # the largest d last: the earliest equal pair wins
+        rep = rep[rep]  # (an earlier equal pair is itself the first: one hop is enough)
+    first = rep == np.arange(n)
+    ids = np.cumsum(first) - 1
+    return ids[rep], first
 
 
 @dataclass(eq=False)
@@ -228,12 +295,12 @@ class Members:
     """Who is in each class when records belong to people (the policy's ``individual``).
 
     Every distinct (class, person) pair once — ``pair_class`` and ``pair_person``, ordered by
-    class then person — with ``pair_records``, that person's records in that class; and, per
-    sensitive attribute, every distinct (pair, value) once (``values[name]`` = pair index, value
-    code, number of values). Never larger than the rows, usually far smaller, and what every
-    count of people is computed from: distinct counts do not add up when classes merge (one
-    person can sit in two classes), so a rollup re-counts from these pairs, not from the
-    classes' people.
+    person (a person's pairs are contiguous: ``merged`` relies on it) — with ``pair_records``,
+    that person's records in that class; and, per sensitive attribute, every distinct (pair,
+    value) once (``values[name]`` = pair index, value code, number of values). Never larger
+    than the rows, usually far smaller, and what every count of people is computed from:
+    distinct counts do not add up when classes merge (one person can sit in two classes), so a
+    rollup re-counts from these pairs, not from the classes' people.
     """
 
     pair_class: np.ndarray
@@ -258,9 +325,10 @@ class Members:
             live = np.flatnonzero(weights > 0)
             row_class, person, weights = row_class[live], person[live], weights[live]
             sensitive = {name: (codes[live], n) for name, (codes, n) in sensitive.items()}
-        key = np.multiply(row_class, max(n_people, 1), dtype=np.int64)
-        key += person
-        pair_of_row, pair_class, pair_person = _pairs(key, n_people)
+        n_classes = int(row_class.max()) + 1 if len(row_class) else 1
+        key = np.multiply(person, n_classes, dtype=np.int64)
+        key += row_class
+        pair_of_row, pair_person, pair_class = _pairs(key, n_classes)  # (in key order)
         del key
         records = np.bincount(pair_of_row, weights=weights, minlength=len(pair_class))
         values = {}
@@ -293,16 +361,16 @@ class Members:
         """The members of the classes ``inverse`` maps these classes to (a rollup, a
         projection, a group of classes): the pairs re-counted, a person in two merged classes
         once."""
-        key = np.multiply(inverse.take(self.pair_class), max(self.n_people, 1), dtype=np.int64)
-        key += self.pair_person
-        new_pair, pair_class, pair_person = _pairs(key, self.n_people)
-        del key
+        new_class = inverse.take(self.pair_class)
+        new_pair, first = _first_in_person(self.pair_person, new_class)
+        pair_class = new_class[first]
+        pair_person = self.pair_person[first]
         records = np.bincount(new_pair, weights=self.pair_records, minlength=len(pair_class))
         values = {}
         for name, (pair, value, n_values) in self.values.items():
             key = np.multiply(new_pair.take(pair), max(n_values, 1), dtype=np.int64)
             key += value
-            _, new, val = _pairs(key, n_values)
+            _, new, val = _pairs(key, n_values, ordered=False)
             values[name] = (new, val, n_values)
         return Members(
             pair_class, pair_person, np.rint(records).astype(np.int64), self.n_people, values

@@ -145,12 +145,15 @@ class LocalSuppression(PlannedAnonymizer):
         importance = self.importance_rank(encoded, table)
         limit = suppression_limit_records(policy, encoded.n_records)
         star_mode = policy.suppressed_records == "star"
-        prob, units = solve(
-            table, k, importance, star_mode=star_mode, limit=limit, polish_rounds=polish_rounds
-        )
         people = None
-        if encoded.individual is not None:  # units count people: spread them over records
-            people = people_blanking(table, prob, units, limit=limit)
+        if encoded.individual is None:
+            prob, units = solve(
+                table, k, importance, star_mode=star_mode, limit=limit, polish_rounds=polish_rounds
+            )
+        else:  # units count people: spread them over records, people kept whole
+            prob, units, people = solve_people(
+                table, k, importance, star_mode=star_mode, limit=limit, polish_rounds=polish_rounds
+            )
         weighted = units if people is None else people.units
         blanked = unit_blanks(prob, weighted)  # units × quasi-identifiers: cells blanked
         extra = 0 if people is None else people.n_suppressed  # (a suppressed record's cells)
@@ -571,7 +574,51 @@ class PeopleBlanks:
     group_people: np.ndarray
 
 
-def people_blanking(table: ClassTable, prob: Problem, units: Units, *, limit: int) -> PeopleBlanks:
+def solve_people(
+    table: ClassTable,
+    k: int,
+    importance: np.ndarray,
+    *,
+    star_mode: bool,
+    limit: int,
+    polish_rounds: int = 0,
+) -> tuple[Problem, Units, PeopleBlanks]:
+    """``solve`` on a table counted in people, made safe for people (``people_blanking``).
+
+    A person with records in R classes can put R pairs into one released row, so a row of k
+    pairs may hold fewer than k people. The blanking is first asked for k pairs per row; when
+    making that safe would suppress more than the limit allows, it is asked for 2k, 4k … pairs
+    and at last for k·R (R: the most classes one person has records in), where every row of
+    k·R pairs holds at least k people and nobody needs suppressing."""
+    m = table.members
+    assert m is not None
+    most = int(np.bincount(m.pair_person).max()) if len(m.pair_person) else 1
+    cap = max(int(table.subjects.sum()), 1)
+    factors, f = [], 1
+    while f < most:
+        factors.append(f)
+        f *= 2
+    factors.append(most)
+    failure: PolicyError | None = None
+    for factor in factors:
+        asked = min(k * factor, cap)
+        prob, units = solve(
+            table, asked, importance, star_mode=star_mode, limit=limit,
+            polish_rounds=polish_rounds,
+        )  # fmt: skip
+        try:
+            return prob, units, people_blanking(table, prob, units, k=k, limit=limit)
+        except PolicyError as exc:
+            failure = exc
+        if asked == cap:
+            break
+    assert failure is not None
+    raise failure
+
+
+def people_blanking(
+    table: ClassTable, prob: Problem, units: Units, *, k: int, limit: int
+) -> PeopleBlanks:
     """The blanking ``solve`` found on a table counted in people (``Problem.sizes`` are people:
     every released row holds at least k (class, person) pairs), made safe for people.
 
@@ -587,8 +634,9 @@ def people_blanking(table: ClassTable, prob: Problem, units: Units, *, limit: in
     assert person is not None
     unit_order = np.argsort(units.parent, kind="stable")  # the units, class by class
     ends = np.cumsum(units.sizes[unit_order])
-    n_pairs = len(m.pair_class)  # (in class order: a class's pairs are contiguous)
-    pair_unit = unit_order[np.searchsorted(ends, np.arange(n_pairs), side="right")]
+    by_class = np.argsort(m.pair_class, kind="stable")  # the pairs, class by class
+    pair_unit = np.empty(len(by_class), dtype=np.int64)
+    pair_unit[by_class] = unit_order[np.searchsorted(ends, np.arange(len(by_class)), "right")]
     live = units.sizes > 0
     group_of = np.full(len(units.sizes), -1, dtype=np.int64)
     if prob.m:
@@ -607,7 +655,7 @@ def people_blanking(table: ClassTable, prob: Problem, units: Units, *, limit: in
     while True:
         alive = ~removed.take(m.pair_person)
         people = people_per_group(pair_group[alive], n_groups, m.pair_person[alive], m.n_people)
-        short = (people > 0) & (people < prob.k) & ~group_full
+        short = (people > 0) & (people < k) & ~group_full
         newly = alive & short.take(pair_group)
         if not newly.any():
             break
@@ -616,13 +664,15 @@ def people_blanking(table: ClassTable, prob: Problem, units: Units, *, limit: in
     n_suppressed = int(m.pair_records[gone].sum())
     if n_suppressed > limit:
         raise PolicyError(
-            f"local suppression cannot keep {prob.k} distinct people in every released row: "
+            f"local suppression cannot keep {k} distinct people in every released row: "
             f"people with records in several classes blanked alike count once, and "
             f"suppressing them would take {n_suppressed} records, over the suppression limit "
             f"of {limit}; raise suppression_limit or use a full-domain search (mingen)"
         )
-    key = np.multiply(m.pair_class, max(m.n_people, 1), dtype=np.int64) + m.pair_person
-    record_key = np.multiply(table.record_class, max(m.n_people, 1), dtype=np.int64) + person
+    # the pairs of a table counted from the rows are in (person, class) order
+    n_classes = max(table.n_classes, 1)
+    key = np.multiply(m.pair_person, n_classes, dtype=np.int64) + m.pair_class
+    record_key = np.multiply(person, n_classes, dtype=np.int64) + table.record_class
     record_pair = np.searchsorted(key, record_key)
     kept_records = np.bincount(
         pair_unit[~gone], weights=m.pair_records[~gone], minlength=len(units.sizes)
