@@ -110,7 +110,8 @@ def count_people(
         )
     from privcheck.encoding import encode_individual
 
-    _, n_people = encode_individual(frame[name], name)
-    report.n_individuals = n_people
-    kept = report.check.n_individuals
-    report.n_suppressed_individuals = n_people - (kept if kept is not None else 0)
+    if report.n_individuals is None:  # (an anonymizer that did not count them itself)
+        _, n_people = encode_individual(frame[name], name)
+        kept = report.check.n_individuals
+        report.n_individuals = n_people
+        report.n_suppressed_individuals = n_people - (kept if kept is not None else 0)

@@ -20,6 +20,7 @@ from privcheck.anonymizers.mapping import NodeMapping, node_mapping
 from privcheck.anonymizers.problem import NodeOutcome, Progress, SearchProblem, SearchResult
 from privcheck.anonymizers.release import (
     materialise,
+    people_counts,
     recheck,
     recheck_codes,
     removed_columns,
@@ -462,6 +463,7 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
             n_records=encoded.n_records,
             n_kept=n_kept,
             n_suppressed=int(encoded.n_records - n_kept),
+            **people_counts(encoded, check),
             n_released_rows=n_released_rows,
             removed_columns=removed,
             metric=choice.metric.name,

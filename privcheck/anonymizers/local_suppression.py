@@ -84,6 +84,7 @@ from privcheck.anonymizers.mapping import (
 )
 from privcheck.anonymizers.release import (
     materialise,
+    people_counts,
     recheck,
     removed_columns,
     without_individual,
@@ -217,6 +218,7 @@ class LocalSuppression(PlannedAnonymizer):
                 n_records=encoded.n_records,
                 n_kept=encoded.n_records - n_suppressed,
                 n_suppressed=n_suppressed,
+                **people_counts(encoded, check),
                 n_released_rows=n_rows,
                 removed_columns=removed,
                 metrics=metrics,

@@ -50,7 +50,12 @@ import pandas as pd
 from privcheck.anonymizers.base import EngineRelease, Plan, PlannedAnonymizer, check_possible
 from privcheck.anonymizers.mapping import CombinationMapping, combination_mapping, row_classes
 from privcheck.anonymizers.problem import Progress
-from privcheck.anonymizers.release import release_policy, removed_columns, starred_kept_records
+from privcheck.anonymizers.release import (
+    people_counts,
+    release_policy,
+    removed_columns,
+    starred_kept_records,
+)
 from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import check_table, finish_report, starred_rows
 from privcheck.classes import (
@@ -654,6 +659,7 @@ class Mondrian(PlannedAnonymizer):
                 n_records=n,
                 n_kept=n,
                 n_suppressed=0,
+                **people_counts(encoded, check),
                 n_released_rows=n_rows,
                 removed_columns=removed,
                 metric=None,

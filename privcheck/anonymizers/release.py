@@ -40,6 +40,19 @@ def removed_columns(data: pd.DataFrame, policy: Policy) -> list[str]:
     ]
 
 
+def people_counts(encoded: EncodedTable, check: Report) -> dict[str, int | None]:
+    """An anonymization report's people: ``n_individuals`` of the input and
+    ``n_suppressed_individuals`` — those its release's re-check did not find, since a person's
+    records are suppressed together (both None when the policy counts records)."""
+    if encoded.individual is None:
+        return {"n_individuals": None, "n_suppressed_individuals": None}
+    kept = check.n_individuals or 0
+    return {
+        "n_individuals": encoded.n_individuals,
+        "n_suppressed_individuals": encoded.n_individuals - kept,
+    }
+
+
 def without_individual(release: pd.DataFrame, policy: Policy) -> pd.DataFrame:
     """The release without the individual column a re-check read (``materialise``'s
     ``keep_individual``), unless the policy releases it as a pseudonym."""
