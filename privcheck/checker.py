@@ -222,11 +222,18 @@ PERSON_KEY_REPEATS = 50
 def repeated_people(frame: Any, policy: Policy) -> str | None:
     """One line when the checked rows look like several records per person and the policy
     counts records (no ``individual``): an identifier column whose values repeat a few times
-    each (a person key), or rows repeating on the identifiers together. Cheap: the identifier
-    columns present only (a release holds none), one factorization each."""
+    each (a person key), or rows repeating on the identifiers together. Cheap: only the
+    identifier columns present (a release holds none) and the columns the policy does not name
+    whose name reads as a person's key (``patient_id``), one factorization each."""
     if policy.individual is not None or not len(frame):
         return None
-    names = [c for c in policy.identifiers if c in set(column_names(frame))]
+    present = column_names(frame)
+    names = [c for c in policy.identifiers if c in set(present)]
+    unnamed = [c for c in present if c not in policy.attributes]
+    if unnamed:
+        from privcheck.profiling.vocabulary import id_name
+
+        names += [c for c in unnamed if id_name(str(c)) == "person"]
     if not names:
         return None
     n = len(frame)

@@ -179,6 +179,10 @@ def test_repeated_people_without_individual_is_one_note(tmp_path):
     assert "note: " + note in render_text(report)
     counted = privcheck.check(frame, _visits_policy(individual=True))
     assert counted.notes == [] and counted.n_individuals == 300
+    # a person key the policy does not name is found by its name
+    unnamed = _visits_policy(individual=False)
+    del unnamed["attributes"]["patient_id"]
+    assert privcheck.check(frame, unnamed).notes == [note]
     # a table of one record per person has nothing to say
     once = frame.drop_duplicates("patient_id")
     assert privcheck.check(once, _visits_policy(individual=False)).notes == []
