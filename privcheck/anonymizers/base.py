@@ -528,11 +528,14 @@ def check_possible(encoded: EncodedTable, policy: Policy) -> None:
     if n == 0:
         raise PolicyError("the table has no records; there is nothing to anonymize")
     validate_data(encoded, table_models(policy.models))
+    people = encoded.individual is not None
+    size, unit = (encoded.n_individuals, "people") if people else (n, "records")
     for m in policy.models:
         k = getattr(m, "k", None)
-        if m.model in ("k-anonymity", "alpha-k-anonymity") and k is not None and k > n:
+        if m.model in ("k-anonymity", "alpha-k-anonymity") and k is not None and k > size:
             raise PolicyError(
-                f"{m.model} with k={k} cannot hold: the table has only {n} records; use k ≤ {n}"
+                f"{m.model} with k={k} cannot hold: the table has only {size} {unit}; use "
+                f"k ≤ {size}"
             )
         if m.model == "l-diversity":
             col = encoded.sensitive[m.attribute]
