@@ -21,7 +21,13 @@ from privcheck.models.base import Evaluation, evaluate_models, validate_data
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy, load_policy
 from privcheck.progress import progress
-from privcheck.report import ModelResult, Report, ViolatingClass, class_requirement
+from privcheck.report import (
+    ModelResult,
+    Report,
+    SizeHistogram,
+    ViolatingClass,
+    class_requirement,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -154,10 +160,20 @@ def check_table(
         models=results,
         suppressed_cells=policy.suppressed_cells,
         source=source,
-        class_sizes=size_histogram(table.sizes) if details else None,
+        class_sizes=class_size_histogram(table) if details else None,
     )
     report._judged = classes
     return report
+
+
+def class_size_histogram(table: ClassTable) -> SizeHistogram:
+    """Classes per size — in people when the policy counts them (with the records they hold),
+    else in records."""
+    if table.people is None:
+        return size_histogram(table.sizes)
+    from privcheck.risk.prosecutor import size_distribution
+
+    return SizeHistogram(**size_distribution(table.people, table.sizes))
 
 
 @dataclass(frozen=True)

@@ -547,9 +547,9 @@ def missing_individual(name: str, names: list) -> DataError:
     """The refusal when the data lacks the ``individual`` column (a release drops it)."""
     return DataError(
         f"column {name!r}, the policy's individual, is missing from the data, so people cannot "
-        "be counted: a release drops it (its anonymization report's re-check counted people); "
-        "to check a release person by person, anonymize with 'pseudonymize_individual: true'"
-        f" (columns: {_listed(names)})"
+        f"be counted (columns: {_listed(names)}); a release drops it — its anonymization "
+        "report's re-check counted people, and 'pseudonymize_individual: true' releases a "
+        "pseudonym to check person by person; otherwise fix the policy or the data"
     )
 
 

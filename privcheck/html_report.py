@@ -491,19 +491,23 @@ def _classes_section(report: Report) -> str:
     ks = [requirement(m.model, m.params) for m in report.models if m.model == "k-anonymity"]
     k = max((r[0] for r in ks if r), default=None)
     order = np.repeat(sizes, counts)
+    held = sizes * counts if hist.records is None else np.asarray(hist.records)
+    unit = "" if report.n_individuals is None else " (people)"
     figures = {
         "equivalence classes": int(counts.sum()),
-        "records": int((sizes * counts).sum()),
-        "smallest class": int(sizes.min()),
-        "median class size": float(np.median(order)),
-        "largest class": int(sizes.max()),
-        "unique records (classes of size 1)": int(counts[sizes == 1].sum()),
+        "records": int(held.sum()),
+        f"smallest class{unit}": int(sizes.min()),
+        f"median class size{unit}": float(np.median(order)),
+        f"largest class{unit}": int(sizes.max()),
+        ("unique records (classes of size 1)" if not unit else "classes of one person"): int(
+            counts[sizes == 1].sum()
+        ),
     }
     if k is not None:
-        figures[f"records in classes smaller than k={_fmt(k)}"] = int(
-            (sizes * counts)[sizes < k].sum()
-        )
-    caption = "Classes per size" + (f"; red: smaller than k = {_fmt(k)}" if k is not None else "")
+        figures[f"records in classes smaller than k={_fmt(k)}"] = int(held[sizes < k].sum())
+    caption = f"Classes per size{unit}" + (
+        f"; red: smaller than k = {_fmt(k)}" if k is not None else ""
+    )
     return (
         "<section id='classes'><h2>Equivalence classes</h2>"
         f"{_figures_table(figures)}<figure class='plot' id='plot-class-sizes'>"
