@@ -309,6 +309,21 @@ class Members:
     #: the person codes' space (codes 0 … n_people − 1)
     n_people: int
     values: dict[str, tuple[np.ndarray, np.ndarray, int]]
+    #: per sensitive attribute, the people of the whole table holding each value (computed
+    #: once; a merge of classes keeps it, leaving people out does not)
+    holders: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def value_people(self, name: str) -> np.ndarray:
+        """The people of the table holding each value of ``name`` in at least one record
+        (whatever classes they sit in)."""
+        hit = self.holders.get(name)
+        if hit is None:
+            pair, value, n_values = self.values[name]
+            key = np.multiply(self.pair_person.take(pair), max(n_values, 1), dtype=np.int64)
+            key += value
+            _, _, held = _pairs(key, n_values, ordered=False)
+            hit = self.holders[name] = np.bincount(held, minlength=n_values).astype(np.int64)
+        return hit
 
     @classmethod
     def of_rows(
@@ -373,7 +388,12 @@ class Members:
             _, new, val = _pairs(key, n_values, ordered=False)
             values[name] = (new, val, n_values)
         return Members(
-            pair_class, pair_person, np.rint(records).astype(np.int64), self.n_people, values
+            pair_class,
+            pair_person,
+            np.rint(records).astype(np.int64),
+            self.n_people,
+            values,
+            {n: h for n, h in self.holders.items() if n in values},  # (who holds what: same)
         )
 
     def selected(self, keep_pair: np.ndarray, class_index: np.ndarray) -> Members:
@@ -399,7 +419,10 @@ class Members:
     def only(self, names: set[str] | dict) -> Members:
         """The members with the sensitive values of ``names`` only."""
         values = {n: v for n, v in self.values.items() if n in names}
-        return Members(self.pair_class, self.pair_person, self.pair_records, self.n_people, values)
+        holders = {n: h for n, h in self.holders.items() if n in names}
+        return Members(
+            self.pair_class, self.pair_person, self.pair_records, self.n_people, values, holders
+        )
 
 
 def people_per_group(
@@ -478,6 +501,14 @@ class ClassTable:
     def n_individuals(self) -> int | None:
         """Distinct people in the table (None when the policy names no individual)."""
         return None if self.members is None else self.members.n_distinct()
+
+    def value_totals(self, name: str) -> np.ndarray:
+        """The table's count of each value of ``name``: its records — or, counted in people,
+        the people holding it (once each, whatever classes they sit in: the table's
+        distribution does not depend on how it is cut into classes)."""
+        if self.members is None:
+            return self.sensitive[name].totals()
+        return self.members.value_people(name).astype(np.float64)
 
     def value_sizes(self, name: str) -> np.ndarray:
         """The total of each class's row of the ``name`` matrix: its records — or, counted in

@@ -109,9 +109,9 @@ def l_diversity(frame, qis, person, sensitive, variant: str, l: int = 2) -> floa
 
 def t_closeness_equal(frame, qis, person, sensitive) -> float:
     """Largest ½·Σ|p − q| with p a class's people counts normalised by their sum and q the
-    table's (the people counts summed over classes, normalised)."""
+    table's: the people holding each value (once each), normalised."""
     counts = value_people(frame, qis, person, sensitive)
-    total = counts.groupby(level=sensitive).sum()
+    total = frame.groupby(sensitive)[person].nunique()
     q = total / total.sum()
     worst = 0.0
     for _, c in counts.groupby(level=list(range(len(qis))), dropna=False, sort=False):
@@ -120,6 +120,17 @@ def t_closeness_equal(frame, qis, person, sensitive) -> float:
         diff = p.reindex(q.index, fill_value=0.0) - q
         worst = max(worst, 0.5 * float(diff.abs().sum()))
     return worst
+
+
+def beta_gain(frame, qis, person, sensitive) -> float:
+    """Largest (q − p)/p (0 when nothing is over-represented): q the share of a class's people
+    holding a value, p the share of the table's people holding it."""
+    counts = value_people(frame, qis, person, sensitive)
+    people = people_per_class(frame, qis, person)
+    p = frame.groupby(sensitive)[person].nunique() / frame[person].nunique()
+    q = counts.to_numpy() / people.reindex(counts.droplevel(len(qis)).index).to_numpy()
+    gain = q / p.reindex(counts.index.get_level_values(len(qis))).to_numpy() - 1
+    return float(max(gain.max(), 0.0))
 
 
 def alpha_share(frame, qis, person, sensitive) -> float:

@@ -123,8 +123,9 @@ class TCloseness(PrivacyModel):
     def evaluate(cls, table: ClassTable, config: TClosenessConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
         sizes = table.value_sizes(config.attribute).astype(float)
-        total = sizes.sum()
-        q = s.totals() / total if total else np.zeros(s.n_values)
+        totals = table.value_totals(config.attribute)
+        total = totals.sum()
+        q = totals / total if total else np.zeros(s.n_values)
         if config.distance == "equal":
             emd = emd_equal(s, sizes, q)
         elif config.distance == "ordered":

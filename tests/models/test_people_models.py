@@ -21,6 +21,7 @@ import privcheck
 from privcheck.errors import PolicyError
 from tests.people_helpers import (
     alpha_share,
+    beta_gain,
     l_diversity,
     people_per_class,
     t_closeness_equal,
@@ -111,6 +112,15 @@ def test_alpha_k_share_is_of_the_class_people(frame):
     report = privcheck.check(frame, policy(model))
     assert value_of(report, "alpha-k-anonymity") == pytest.approx(
         alpha_share(frame, ["a", "b"], "pid", "s"), rel=1e-12
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(tables)
+def test_beta_likeness_gain_is_of_people_shares(frame):
+    report = privcheck.check(frame, policy({"model": "beta-likeness", "beta": 1.0}))
+    assert value_of(report, "beta-likeness") == pytest.approx(
+        beta_gain(frame, ["a", "b"], "pid", "s"), rel=1e-9, abs=1e-12
     )
 
 

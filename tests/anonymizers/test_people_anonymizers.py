@@ -197,3 +197,25 @@ def test_check_of_a_release_without_the_individual_column_is_refused(visit_table
     release, _ = privcheck.anonymize(visit_table, VISIT_POLICY, "datafly", seed=12)
     with pytest.raises(DataError, match="the policy's individual, is missing from the data"):
         privcheck.check(release, VISIT_POLICY)
+
+
+@pytest.mark.parametrize("algorithm", ["mingen", "datafly", "mondrian"])
+def test_table_dependent_models_hold_in_people(visit_table, algorithm):
+    """t-closeness and entropy l-diversity counted in people hold on the release, as the
+    brute force measures them (suppressing people changes the table's distribution: the
+    search iterates to the fixed point)."""
+    from tests.people_helpers import l_diversity, t_closeness_equal
+
+    policy = visit_policy(
+        models=[
+            {"model": "k-anonymity", "k": 5},
+            {"model": "t-closeness", "t": 0.15, "attribute": "diagnosis"},
+            {"model": "l-diversity", "variant": "entropy", "l": 3, "attribute": "diagnosis"},
+        ],
+        suppression_limit=0.2,
+    )
+    release, report = privcheck.anonymize(visit_table, policy, algorithm, seed=13)
+    assert report.check.passed
+    assert t_closeness_equal(release, QIS, "patient_id", "diagnosis") <= 0.15 + 1e-12
+    assert l_diversity(release, QIS, "patient_id", "diagnosis", "entropy") >= 3 - 1e-9
+    assert people_figures(release, QIS, "patient_id", 5)["below_k"] == 0
