@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from privcheck.classes import sorted_factorize
-from privcheck.encoding import _arrow_codes
 from privcheck.profiling import rules, vocabulary
 from privcheck.profiling.columns import ColumnData, column_data
 
@@ -67,10 +67,25 @@ class Individual:
     reason: str
 
 
-def _codes(column: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
-    """(code per row, −1 where missing; the values coded) of an Arrow column."""
-    codes, categories = _arrow_codes(column)
-    return np.asarray(codes, dtype=np.int64), categories
+def _codes(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """(code per row, −1 where missing or blank; the values coded, as Arrow) of an Arrow
+    column — its dictionary's indices, never a Python object per value."""
+    if not pa.types.is_dictionary(column.type):
+        column = column.dictionary_encode()
+    column = column.unify_dictionaries()
+    if column.num_chunks == 0:
+        return np.zeros(0, dtype=np.int64), pa.array([], pa.string())
+    dictionary = column.chunk(0).dictionary
+    indices = pa.chunked_array([c.indices for c in column.chunks]).cast(pa.int64())
+    codes = indices.fill_null(-1).to_numpy()
+    if pa.types.is_string(dictionary.type) or pa.types.is_large_string(dictionary.type):
+        blank = pc.equal(pc.utf8_trim_whitespace(dictionary), "").fill_null(True)
+    else:
+        blank = dictionary.is_null()
+    blank = np.asarray(blank.to_numpy(zero_copy_only=False), dtype=bool)
+    if blank.any():
+        codes = np.where((codes >= 0) & np.append(blank, False)[codes], -1, codes)
+    return np.asarray(codes, dtype=np.int64), dictionary
 
 
 def _candidates(table: pa.Table, profiles: list[ColumnProfile]) -> list[ColumnProfile]:
@@ -148,7 +163,7 @@ def find_individual(
             continue
         constant, n_people, most = hit
         named = vocabulary.id_name(c.name) == "person"
-        code = not any(" " in str(v) for v in categories[:100])  # a key, not a name
+        code = not any(" " in str(v) for v in categories.slice(0, 100).to_pylist())
         found.append(((named, n_people, code), c, constant, n_people, most))
     if not found:
         return None
@@ -212,7 +227,7 @@ def _counted_per_person(
     with_value = np.zeros(n_people, dtype=bool)
     with_value[uniq // card] = True
     used = np.flatnonzero(holders)
-    values = pa.array(np.asarray(categories, dtype=object)[used].tolist())
+    values = categories.take(pa.array(used))
     n_missing = int(n_people - with_value.sum())
     return replace(
         col,
