@@ -92,6 +92,12 @@ class Verdict(BaseModel):
     policy_version: str | None = Field(None, description="The caller's own policy version label")
     passed: bool
     n_records: int = Field(ge=0)
+    n_individuals: int | None = Field(
+        None,
+        ge=0,
+        description="Distinct people (the policy's individual column); null when the policy "
+        "names no individual and classes count records",
+    )
     n_classes: int = Field(ge=0)
     quasi_identifiers: list[str]
     models: list[ModelVerdict]
@@ -130,11 +136,16 @@ def policy_digest(policy: Policy) -> str:
     attribute's open decision (``review``) is part of the policy; its absence is not written,
     so a decided policy keeps the digest it had before open decisions were data.
     """
-    data = policy.model_dump(mode="json")
-    for attr in data.get("attributes", {}).values():
+    dumped = policy.model_dump(mode="json")
+    # fields added later are left out at their defaults: a policy that does not use them keeps
+    # the digest it always had
+    for attr in dumped.get("attributes", {}).values():
         if attr.get("review") is None:
             attr.pop("review", None)
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    for key, default in (("individual", None), ("pseudonymize_individual", False)):
+        if dumped.get(key, default) == default:
+            dumped.pop(key, None)
+    canonical = json.dumps(dumped, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -165,6 +176,7 @@ def verdict_from_report(
         policy_version=policy_version,
         passed=report.passed,
         n_records=report.n_records,
+        n_individuals=report.n_individuals,
         n_classes=report.n_classes,
         quasi_identifiers=report.quasi_identifiers,
         models=models,

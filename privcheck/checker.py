@@ -24,6 +24,7 @@ from privcheck.progress import progress
 from privcheck.report import (
     ModelResult,
     Report,
+    SizeHistogram,
     ViolatingClass,
     class_requirement,
     mark_draft,
@@ -153,24 +154,36 @@ def check_table(
     report = Report(
         passed=all(r.passed for r in results),
         n_records=table.n_records,
+        n_individuals=table.n_individuals,
+        individual=policy.individual,
         n_classes=table.n_classes,
         quasi_identifiers=table.encoded.qi_names,
         models=results,
         suppressed_cells=policy.suppressed_cells,
         source=source,
-        class_sizes=size_histogram(table.sizes) if details else None,
+        class_sizes=class_size_histogram(table) if details else None,
     )
     report._judged = classes
     return report
 
 
+def class_size_histogram(table: ClassTable) -> SizeHistogram:
+    """Classes per size — in people when the policy counts them (with the records they hold),
+    else in records."""
+    if table.people is None:
+        return size_histogram(table.sizes)
+    from privcheck.risk.prosecutor import size_distribution
+
+    return SizeHistogram(**size_distribution(table.people, table.sizes))
+
+
 @dataclass(frozen=True)
 class JudgedClasses:
     """The classes a check judged, as an intruder faces them: ``sizes`` per class (effective
-    sizes under ``suppressed_cells: wildcard``, ``*`` matching every value) and the ``records``
-    each class holds. What the prosecutor risk of the checked table is computed from
-    (``privcheck.risk.prosecutor``): an anonymization report's ``risk_after`` equals what
-    ``check`` sees of the written release."""
+    sizes under ``suppressed_cells: wildcard``, ``*`` matching every value; distinct people
+    when the policy names an individual) and the ``records`` each class holds. What the
+    prosecutor risk of the checked table is computed from (``privcheck.risk.prosecutor``): an
+    anonymization report's ``risk_after`` equals what ``check`` sees of the written release."""
 
     sizes: np.ndarray
     records: np.ndarray
@@ -181,6 +194,8 @@ def judged_classes(
 ) -> JudgedClasses:
     """The class sizes a check reads off ``table`` under the policy's ``suppressed_cells``."""
     records = np.asarray(table.sizes, dtype=np.int64)
+    if table.people is not None:  # (wildcard cannot count people: the policy refuses both)
+        return JudgedClasses(np.asarray(table.people, dtype=np.int64), records)
     if policy.suppressed_cells != "wildcard":
         return JudgedClasses(records, records)
     if wild is None:
@@ -207,7 +222,86 @@ def present_identifiers(columns: Any, policy: Policy) -> list[str]:
     first).
     """
     have = {str(c) for c in columns}
-    return [c for c in policy.identifiers if c in have]
+    named = list(policy.identifiers)
+    individual = policy.individual
+    if individual is not None and individual not in named:
+        named.append(individual)  # a person key is an identifier whatever it is called
+    if policy.individual_released:  # released as a keyed pseudonym: expected in a release
+        named = [c for c in named if c != individual]
+    return [c for c in named if c in have]
+
+
+#: a column repeats "like a person key" when its values repeat, at most this many times each
+#: on average (more: a category, not a person)
+PERSON_KEY_REPEATS = 50
+
+
+def repeated_people(frame: Any, policy: Policy) -> str | None:
+    """One line when the checked rows look like several records per person and the policy
+    counts records (no ``individual``): an identifier column whose values repeat a few times
+    each (a person key), or rows repeating on the identifiers together. Cheap: only the
+    identifier columns present (a release holds none) and the columns the policy does not name
+    whose name reads as a person's key (``patient_id``), one factorization each."""
+    if policy.individual is not None or not len(frame):
+        return None
+    present = column_names(frame)
+    names = [c for c in policy.identifiers if c in set(present)]
+    unnamed = [c for c in present if c not in policy.attributes]
+    if unnamed:
+        from privcheck.profiling.vocabulary import id_name
+
+        names += [c for c in unnamed if id_name(str(c)) == "person"]
+    if not names:
+        return None
+    n = len(frame)
+    codes, cards = [], []
+    best: tuple[int, bool, str] | None = None
+    for name in names:
+        code, distinct, uniques = _column_codes(frame, name)
+        codes.append(code)
+        cards.append(distinct + 1)
+        if distinct < n and distinct * PERSON_KEY_REPEATS >= n and distinct >= 2:
+            # most values first; on a tie a code (no spaces: a key) before a name
+            spaced = any(" " in str(v) for v in uniques[:100])
+            if best is None or (distinct, not spaced) > best[:2]:
+                best = (distinct, not spaced, name)
+    if best is not None:
+        distinct, _, name = best
+        return (
+            f"{name!r} repeats ({distinct:,} values over {n:,} records): if it identifies a "
+            f"person, add 'individual: {name}' to the policy so that classes count people, not "
+            "records"
+        )
+    if len(names) < 2:
+        return None
+    from privcheck.classes import group
+
+    _, distinct = group(codes, cards)
+    if distinct < n and distinct * PERSON_KEY_REPEATS >= n:
+        return (
+            f"records repeat on the identifiers {', '.join(names)} ({distinct:,} combinations "
+            f"over {n:,} records): if a person has several records, give each person a key "
+            "column and name it with 'individual: COLUMN' so that classes count people"
+        )
+    return None
+
+
+def _column_codes(frame: Any, name: str) -> tuple[np.ndarray, int, np.ndarray]:
+    """(a code per row, missing values one code of their own; the number of distinct values
+    present; those values)."""
+    if is_arrow(frame):
+        from privcheck.encoding import _arrow_codes
+
+        code, uniques = _arrow_codes(frame.column(name))
+    else:
+        import pandas as pd
+
+        code, uniques = pd.factorize(frame[name], use_na_sentinel=True)
+    code = np.asarray(code, dtype=np.int64)
+    used = np.flatnonzero(np.bincount(code[code >= 0], minlength=1)[: len(uniques)])
+    remap = np.full(len(uniques) + 1, len(used), dtype=np.int64)
+    remap[used] = np.arange(len(used))
+    return remap[code], len(used), np.asarray(uniques, dtype=object)[used]
 
 
 def is_arrow(frame: Any) -> bool:
@@ -338,12 +432,14 @@ def check(
     else:
         # a file is encoded from the Arrow table its reader makes (no pandas import: most of a
         # small check's time); --explain's SUDA reads a DataFrame
-        frame = read_table(
-            data, columns=list(policy.attributes), dictionary=True, arrow=not explain
-        )
+        wanted = list(policy.attributes)
+        if policy.individual is not None and policy.individual not in policy.attributes:
+            wanted.append(policy.individual)
+        frame = read_table(data, columns=wanted, dictionary=True, arrow=not explain)
         weight, encode_policy = None, policy
         identifiers = present_identifiers(column_names(frame), policy)
     log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
+    note = repeated_people(frame, policy) if agg is None else None
     n_rows = len(frame) if weight is None else int(frame[weight].sum())
     star = starred_rows(frame, policy)
     n_suppressed = 0
@@ -386,6 +482,8 @@ def check(
         )
         if star is not None:  # violators name rows of the checked file, '*' rows included
             _renumber(report, np.flatnonzero(~star))
+        if note is not None:
+            report.notes.append(note)
         if explain:
             from privcheck.risk.explain import explain_table
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import weakref
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -214,6 +215,226 @@ class SensitiveCounts:
         return cls(indptr, value, counts.astype(np.int64, copy=False), n_values)
 
 
+#: pair keys are deduplicated with a byte mask over their key space up to this many cells (or
+#: ``_PAIR_DENSE_PER_KEY`` per key), with a hash beyond
+_PAIR_DENSE_CELLS = 1 << 20
+_PAIR_DENSE_PER_KEY = 8
+
+
+def _pairs(
+    key: np.ndarray, space: int, *, ordered: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(dense id of each combined key ``a · space + b``, the distinct keys' ``a``, their ``b``).
+
+    A byte mask over the key space when it is small (ids then in key order), else a hash
+    factorization — in key order when ``ordered``, else in order of appearance (a third of the
+    cost: a rollup's pairs need no order, every count of them is a ``bincount``)."""
+    space = max(space, 1)
+    total = (int(key.max()) + 1) if len(key) else 0
+    if total <= max(_PAIR_DENSE_CELLS, _PAIR_DENSE_PER_KEY * len(key)):
+        present = np.zeros(total, dtype=bool)
+        present[key] = True
+        uniq = np.flatnonzero(present)
+        ids = np.searchsorted(uniq, key)  # (a lookup table the size of the space costs more)
+    elif ordered:
+        ids, uniq = sorted_factorize(key)
+    else:
+        import pandas as pd  # (a key space this large: the anonymizers' path, pandas is loaded)
+
+        ids, uniq = pd.factorize(key, size_hint=min(len(key), _HASH_HINT))
+    first, second = np.divmod(np.asarray(uniq, dtype=np.int64), space)
+    return np.asarray(ids, dtype=np.int64), first, second
+
+
+#: ``_first_in_person`` compares each pair with the previous ones of its person while people
+#: hold at most this many pairs; beyond, it hashes the (person, class) keys
+_MAX_PAIRS_COMPARED = 16
+
+
+def _first_in_person(person: np.ndarray, new_class: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Deduplicate pairs sorted by person once their classes are ``new_class``: (the new pair
+    of every pair, the mask of the pairs kept — each the first of its person and class, in the
+    input order, so the kept pairs stay sorted by person).
+
+    A person holds a few pairs, contiguous: each pair is compared with the one ``d`` places
+    before it for d = 1 … (most pairs of one person − 1) — a few vectorised passes, where
+    hashing the (person, class) keys costs a hash per pair; the hash when someone holds many."""
+    n = len(person)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+    start = np.empty(n, dtype=bool)
+    start[0] = True
+    np.not_equal(person[1:], person[:-1], out=start[1:])
+    rep = np.arange(n)
+    # the place of each pair among its person's: its index minus its person's first index
+    position = rep - np.maximum.accumulate(np.where(start, rep, 0))
+    most = int(position.max()) + 1
+    if most > _MAX_PAIRS_COMPARED:
+        key = np.multiply(person, int(new_class.max()) + 1, dtype=np.int64)
+        key += new_class
+        ids, _ = sorted_factorize(key)  # (in key order: the firsts come out sorted by person)
+        ids = np.asarray(ids, dtype=np.int64)
+        first_at = np.full(int(ids.max()) + 1, n, dtype=np.int64)
+        np.minimum.at(first_at, ids, rep)
+        rep = first_at[ids]
+    elif most > 1:
+        later = np.flatnonzero(position)  # pairs with an earlier pair of their person
+        for d in range(1, most):
+            if d > 1:
+                later = later[position.take(later) >= d]
+            same = later[new_class.take(later) == new_class.take(later - d)]
+            rep[same] = same - d  # the largest d last: the earliest equal pair wins
+        rep = rep[rep]  # (an earlier equal pair is itself the first: one hop is enough)
+    first = rep == np.arange(n)
+    ids = np.cumsum(first) - 1
+    return ids[rep], first
+
+
+@dataclass(eq=False)
+class Members:
+    """Who is in each class when records belong to people (the policy's ``individual``).
+
+    Every distinct (class, person) pair once — ``pair_class`` and ``pair_person``, ordered by
+    person (a person's pairs are contiguous: ``merged`` relies on it) — with ``pair_records``,
+    that person's records in that class; and, per sensitive attribute, every distinct (pair,
+    value) once (``values[name]`` = pair index, value code, number of values). Never larger
+    than the rows, usually far smaller, and what every count of people is computed from:
+    distinct counts do not add up when classes merge (one person can sit in two classes), so a
+    rollup re-counts from these pairs, not from the classes' people.
+    """
+
+    pair_class: np.ndarray
+    pair_person: np.ndarray
+    pair_records: np.ndarray
+    #: the person codes' space (codes 0 … n_people − 1)
+    n_people: int
+    values: dict[str, tuple[np.ndarray, np.ndarray, int]]
+    #: per sensitive attribute, the people of the whole table holding each value (computed
+    #: once; a merge of classes keeps it, leaving people out does not)
+    holders: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def value_people(self, name: str) -> np.ndarray:
+        """The people of the table holding each value of ``name`` in at least one record
+        (whatever classes they sit in)."""
+        hit = self.holders.get(name)
+        if hit is None:
+            pair, value, n_values = self.values[name]
+            key = np.multiply(self.pair_person.take(pair), max(n_values, 1), dtype=np.int64)
+            key += value
+            _, _, held = _pairs(key, n_values, ordered=False)
+            hit = self.holders[name] = np.bincount(held, minlength=n_values).astype(np.int64)
+        return hit
+
+    @classmethod
+    def of_rows(
+        cls,
+        row_class: np.ndarray,
+        person: np.ndarray,
+        n_people: int,
+        sensitive: dict[str, tuple[np.ndarray, int]],
+        weights: np.ndarray | None = None,
+    ) -> Members:
+        """The members of classes given the class and the person of every row (``weights``:
+        records per row, an engine's counts; rows of weight 0 hold nobody)."""
+        if weights is not None and (weights == 0).any():
+            live = np.flatnonzero(weights > 0)
+            row_class, person, weights = row_class[live], person[live], weights[live]
+            sensitive = {name: (codes[live], n) for name, (codes, n) in sensitive.items()}
+        n_classes = int(row_class.max()) + 1 if len(row_class) else 1
+        key = np.multiply(person, n_classes, dtype=np.int64)
+        key += row_class
+        pair_of_row, pair_person, pair_class = _pairs(key, n_classes)  # (in key order)
+        del key
+        records = np.bincount(pair_of_row, weights=weights, minlength=len(pair_class))
+        values = {}
+        for name, (codes, n_values) in sensitive.items():
+            key = np.multiply(pair_of_row, max(n_values, 1), dtype=np.int64)
+            key += codes
+            _, pair, value = _pairs(key, n_values)
+            values[name] = (pair, value, n_values)
+        return cls(pair_class, pair_person, np.rint(records).astype(np.int64), n_people, values)
+
+    def people(self, n_classes: int) -> np.ndarray:
+        """Distinct people per class."""
+        return np.bincount(self.pair_class, minlength=n_classes).astype(np.int64)
+
+    def n_distinct(self) -> int:
+        """Distinct people over all classes."""
+        if not len(self.pair_person):
+            return 0
+        seen = np.zeros(self.n_people, dtype=bool)
+        seen[self.pair_person] = True
+        return int(np.count_nonzero(seen))
+
+    def sensitive_counts(self, name: str, n_classes: int) -> SensitiveCounts:
+        """The class × value matrix of ``name`` in people: each cell counts the distinct people
+        of the class holding the value in at least one of their records."""
+        pair, value, n_values = self.values[name]
+        return SensitiveCounts.from_pairs(self.pair_class[pair], value, n_classes, n_values)
+
+    def merged(self, inverse: np.ndarray, n_classes: int) -> Members:
+        """The members of the classes ``inverse`` maps these classes to (a rollup, a
+        projection, a group of classes): the pairs re-counted, a person in two merged classes
+        once."""
+        new_class = inverse.take(self.pair_class)
+        new_pair, first = _first_in_person(self.pair_person, new_class)
+        pair_class = new_class[first]
+        pair_person = self.pair_person[first]
+        records = np.bincount(new_pair, weights=self.pair_records, minlength=len(pair_class))
+        values = {}
+        for name, (pair, value, n_values) in self.values.items():
+            key = np.multiply(new_pair.take(pair), max(n_values, 1), dtype=np.int64)
+            key += value
+            _, new, val = _pairs(key, n_values, ordered=False)
+            values[name] = (new, val, n_values)
+        return Members(
+            pair_class,
+            pair_person,
+            np.rint(records).astype(np.int64),
+            self.n_people,
+            values,
+            {n: h for n, h in self.holders.items() if n in values},  # (who holds what: same)
+        )
+
+    def selected(self, keep_pair: np.ndarray, class_index: np.ndarray) -> Members:
+        """The pairs in ``keep_pair`` (a mask), their classes renumbered through
+        ``class_index`` (old class → new, −1 for none): what selecting classes or leaving
+        people out keeps."""
+        kept = np.flatnonzero(keep_pair)
+        new_index = np.full(len(keep_pair), -1, dtype=np.int64)
+        new_index[kept] = np.arange(len(kept))
+        values = {}
+        for name, (pair, value, n_values) in self.values.items():
+            at = new_index.take(pair)
+            live = at >= 0
+            values[name] = (at[live], value[live], n_values)
+        return Members(
+            class_index.take(self.pair_class[kept]),
+            self.pair_person[kept],
+            self.pair_records[kept],
+            self.n_people,
+            values,
+        )
+
+    def only(self, names: set[str] | dict) -> Members:
+        """The members with the sensitive values of ``names`` only."""
+        values = {n: v for n, v in self.values.items() if n in names}
+        holders = {n: h for n, h in self.holders.items() if n in names}
+        return Members(
+            self.pair_class, self.pair_person, self.pair_records, self.n_people, values, holders
+        )
+
+
+def people_per_group(
+    row_group: np.ndarray, n_groups: int, person: np.ndarray, n_people: int
+) -> np.ndarray:
+    """Distinct people in each group of rows (``row_group``: the group of every row)."""
+    key = np.multiply(row_group, max(n_people, 1), dtype=np.int64)
+    key += person
+    _, pair_group, _ = _pairs(key, n_people)
+    return np.bincount(pair_group, minlength=n_groups).astype(np.int64)
+
+
 @dataclass(eq=False)
 class ClassTable:
     """One row per equivalence class at a lattice node.
@@ -221,6 +442,11 @@ class ClassTable:
     ``keys[c, j]`` is the level-``node[j]`` code of quasi-identifier ``j`` for class ``c``;
     ``sizes[c]`` its number of records; ``sensitive[name]`` the class × value counts of each
     sensitive attribute; ``record_class`` (when tracked) the class of every record.
+
+    When the policy names an ``individual``, ``members`` says who is in each class
+    (``Members``), ``people`` counts them, and ``sensitive`` counts people per (class, value)
+    instead of records; ``subjects`` — what every model reads as a class's size — is then the
+    people, else the records.
     """
 
     encoded: EncodedTable
@@ -229,6 +455,7 @@ class ClassTable:
     sizes: np.ndarray
     sensitive: dict[str, SensitiveCounts]
     record_class: np.ndarray | None = None
+    members: Members | None = None
     #: each class's combined key (mixed radix over the key columns' cardinalities, ascending),
     #: kept by ``rollup`` for the next rollup from this table (see ``_combined_key``)
     combined: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
@@ -237,6 +464,9 @@ class ClassTable:
         default=None, init=False, repr=False, compare=False
     )
 
+    #: ``people``, counted once
+    _people: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+
     @property
     def n_classes(self) -> int:
         return len(self.sizes)
@@ -244,6 +474,50 @@ class ClassTable:
     @property
     def n_records(self) -> int:
         return int(self.sizes.sum())
+
+    @property
+    def people(self) -> np.ndarray | None:
+        """Distinct people per class (None when the policy names no individual)."""
+        if self.members is None:
+            return None
+        if self._people is None:
+            self._people = self.members.people(self.n_classes)
+        return self._people
+
+    @property
+    def subjects(self) -> np.ndarray:
+        """The size of each class as every model reads it: its distinct people when the policy
+        names an individual, else its records."""
+        people = self.people
+        return self.sizes if people is None else people
+
+    @property
+    def n_subjects(self) -> int:
+        """The table's size as the models read it: distinct people, or records."""
+        n = self.n_individuals
+        return self.n_records if n is None else n
+
+    @property
+    def n_individuals(self) -> int | None:
+        """Distinct people in the table (None when the policy names no individual)."""
+        return None if self.members is None else self.members.n_distinct()
+
+    def value_totals(self, name: str) -> np.ndarray:
+        """The table's count of each value of ``name``: its records — or, counted in people,
+        the people holding it (once each, whatever classes they sit in: the table's
+        distribution does not depend on how it is cut into classes)."""
+        if self.members is None:
+            return self.sensitive[name].totals()
+        return self.members.value_people(name).astype(np.float64)
+
+    def value_sizes(self, name: str) -> np.ndarray:
+        """The total of each class's row of the ``name`` matrix: its records — or, counted in
+        people, the sum of its (person, value) pairs, which exceeds its people when someone
+        holds several values. Distributions (entropy, t-closeness) divide by it."""
+        if self.members is None:
+            return self.sizes
+        s = self.sensitive[name]
+        return np.bincount(s.entry_class(), weights=s.counts, minlength=self.n_classes)
 
     def class_labels(self, classes: np.ndarray) -> list[dict[str, str]]:
         """The released quasi-identifier values of the given classes."""
@@ -290,30 +564,45 @@ def count(
         keys = _stack_keys([c[first] for c in cols], n_classes)
     w = encoded.weights
     sizes = np.bincount(inverse, weights=w, minlength=n_classes).astype(np.int64)
-    sensitive = {
-        name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality(), w)
-        for name, col in encoded.sensitive.items()
-    }
+    members = None
+    if encoded.individual is not None:  # people per class, and per (class, value)
+        members = Members.of_rows(
+            inverse,
+            encoded.individual,
+            encoded.n_individuals,
+            {name: (col.codes, col.cardinality()) for name, col in encoded.sensitive.items()},
+            w,
+        )
+        sensitive = {name: members.sensitive_counts(name, n_classes) for name in encoded.sensitive}
+    else:
+        sensitive = {
+            name: SensitiveCounts.from_pairs(inverse, col.codes, n_classes, col.cardinality(), w)
+            for name, col in encoded.sensitive.items()
+        }
     if w is not None and (w == 0).any():  # zero-weight rows must not create empty classes
-        table = ClassTable(encoded, node, keys, sizes, sensitive, None)
+        table = ClassTable(encoded, node, keys, sizes, sensitive, None, members)
         return _drop_empty(table)
     # with weights, rows are aggregates: there are no record numbers to name
     record_class = inverse if track_records and w is None else None
-    return ClassTable(encoded, node, keys, sizes, sensitive, record_class)
+    return ClassTable(encoded, node, keys, sizes, sensitive, record_class, members)
 
 
 def _drop_empty(table: ClassTable) -> ClassTable:
     keep = np.flatnonzero(table.sizes > 0)
+    remap = np.full(table.n_classes, -1, dtype=np.int64)
+    remap[keep] = np.arange(len(keep))
     sensitive = {}
     for name, s in table.sensitive.items():
         cls = s.entry_class()
-        remap = np.full(table.n_classes, -1, dtype=np.int64)
-        remap[keep] = np.arange(len(keep))
         sensitive[name] = SensitiveCounts.from_pairs(
             remap[cls], s.values, len(keep), s.n_values, weights=s.counts
         )
+    members = None
+    if table.members is not None:  # (its pairs come from rows holding records: all kept)
+        m = table.members
+        members = m.selected(np.ones(len(m.pair_class), dtype=bool), remap)
     return ClassTable(
-        table.encoded, table.node, table.keys[keep], table.sizes[keep], sensitive, None
+        table.encoded, table.node, table.keys[keep], table.sizes[keep], sensitive, None, members
     )
 
 
@@ -353,6 +642,7 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
         n >= _COUNT_ROWS
         and not table.sensitive
         and table.record_class is None
+        and table.members is None
         and space <= _COUNT_DENSE_PER_ROW * n
     ):
         return _rollup_counts(table, node, cards, key, space)
@@ -577,16 +867,33 @@ def _rollup_general(table: ClassTable, node: tuple[int, ...], cards: list[int]) 
 def _finish(
     table: ClassTable, node: tuple[int, ...], keys: np.ndarray, inverse: np.ndarray, n_classes: int
 ) -> ClassTable:
-    """Re-aggregate sizes, sensitive counts and record classes through ``inverse``."""
+    """Re-aggregate sizes, sensitive counts and record classes through ``inverse`` (people:
+    re-counted from the members' pairs)."""
     sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
+    sensitive, members = merge_sensitive(table, inverse, n_classes)
+    record_class = None if table.record_class is None else inverse[table.record_class]
+    return ClassTable(table.encoded, node, keys, sizes, sensitive, record_class, members)
+
+
+def merge_sensitive(
+    table: ClassTable, inverse: np.ndarray, n_classes: int, names: Iterable[str] | None = None
+) -> tuple[dict[str, SensitiveCounts], Members | None]:
+    """The sensitive counts (of ``names``, default all) and members of the ``n_classes`` groups
+    ``inverse`` maps ``table``'s classes to: record counts add up; people are re-counted from
+    the members' pairs."""
+    wanted = table.sensitive if names is None else {n: None for n in names}
+    if table.members is not None:
+        source = table.members if names is None else table.members.only(wanted)
+        members = source.merged(inverse, n_classes)
+        return {n: members.sensitive_counts(n, n_classes) for n in wanted}, members
     sensitive = {
         name: SensitiveCounts.from_pairs(
             inverse[s.entry_class()], s.values, n_classes, s.n_values, weights=s.counts
         )
         for name, s in table.sensitive.items()
+        if name in wanted
     }
-    record_class = None if table.record_class is None else inverse[table.record_class]
-    return ClassTable(table.encoded, node, keys, sizes, sensitive, record_class)
+    return sensitive, None
 
 
 def _stack_keys(columns: list[np.ndarray], n_classes: int) -> np.ndarray:

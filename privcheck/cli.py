@@ -336,6 +336,13 @@ def check(
             allow_draft=allow_draft,
         )
         report.source = source = str(data)
+    on_stdout = fmt is Format.text and (output is None or str(output) == "-")
+    if report.notes and not on_stdout:  # (a text report on the terminal prints them)
+        from privcheck.progress import is_quiet
+
+        if not is_quiet():
+            for note in report.notes:
+                typer.echo(f"note: {note}", err=True)
     if report_file is None:
         emit(render(report, fmt, source), output)
     else:
@@ -574,8 +581,9 @@ def _note_dropped(removed: list[str], policy: Path) -> None:
     vouched for them, so they are dropped — say so, and how to keep one."""
     from privcheck.policy import load_policy
 
-    named = load_policy(policy).attributes
-    unnamed = [c for c in removed if c not in named]
+    loaded = load_policy(policy)
+    named = loaded.attributes
+    unnamed = [c for c in removed if c not in named and c != loaded.individual]
     if unnamed:
         typer.echo(
             f"note: dropped {len(unnamed)} column(s) the policy does not name: "

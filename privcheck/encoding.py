@@ -83,6 +83,11 @@ class EncodedTable:
     #: records each row stands for, when the rows are an engine's pre-aggregated counts
     #: (None: every row is one record)
     weights: np.ndarray | None = None
+    #: the person of every row (codes 0 … ``n_individuals`` − 1) when the policy names an
+    #: ``individual`` column: classes are then counted in distinct people (None: in records)
+    individual: np.ndarray | None = None
+    #: distinct people in the table (0 without an individual column)
+    n_individuals: int = 0
 
     @property
     def qi_names(self) -> list[str]:
@@ -518,6 +523,44 @@ def _sensitive_rank(col: EncodedColumn, attr: Attribute) -> np.ndarray:
     return np.argsort(np.argsort(rank, kind="stable"), kind="stable")
 
 
+def n_subjects(encoded: EncodedTable) -> int:
+    """The table's size as the models read it: distinct people when the policy names an
+    individual, else records."""
+    return encoded.n_individuals if encoded.individual is not None else encoded.n_records
+
+
+def encode_individual(column: Any, name: str) -> tuple[np.ndarray, int]:
+    """(the person code of every row, the number of distinct people) of the policy's
+    ``individual`` column. A record without a person cannot be counted, whatever the policy's
+    ``missing`` says: a missing value is an input error."""
+    codes, uniques, n_missing = _factorize(column, name, "own_class")
+    if n_missing:
+        first = int(np.flatnonzero(codes < 0)[0])
+        raise DataError(
+            f"column {name!r} (the policy's individual) has {n_missing} missing value(s) (first "
+            f"at row {first}): every record must name its person; fill them, or drop "
+            "'individual' to count records"
+        )
+    return codes.astype(np.int64, copy=False), len(uniques)
+
+
+def missing_individual(name: str, names: list) -> DataError:
+    """The refusal when the data lacks the ``individual`` column (a release drops it)."""
+    return DataError(
+        f"column {name!r}, the policy's individual, is missing from the data, so people cannot "
+        f"be counted (columns: {_listed(names)}); a release drops it — its anonymization "
+        "report's re-check counted people, and 'pseudonymize_individual: true' releases a "
+        "pseudonym to check person by person; otherwise fix the policy or the data"
+    )
+
+
+def _listed(names: list, limit: int = 12) -> str:
+    """Column names for a message: all of them, or the first ``limit`` and how many more."""
+    shown = ", ".join(map(str, names[:limit]))
+    more = len(names) - limit
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
 def sensitive_read(policy: Policy) -> list[str]:
     """The sensitive attributes the policy's models read, in policy order.
 
@@ -613,6 +656,11 @@ def encode(
         col = encode_column(column(n), n, policy.attributes[n], policy)
         encoded_sensitive[n] = col
         ranks[n] = _sensitive_rank(col, policy.attributes[n])
+    individual, n_individuals = None, 0
+    if policy.individual is not None:
+        if policy.individual not in seen:
+            raise missing_individual(policy.individual, names)
+        individual, n_individuals = encode_individual(column(policy.individual), policy.individual)
     weights = None
     n_records = len(data)
     if weight_column is not None:
@@ -623,4 +671,14 @@ def encode(
             raise DataError(f"weight column {weight_column!r} must hold record counts (>= 0)")
         weights = weights.astype(np.int64)
         n_records = int(weights.sum())
-    return EncodedTable(policy, n_records, qis, encoded_sensitive, ranks, weights)
+    if weights is not None and individual is not None and (weights == 0).any():
+        # rows of an engine's counts that hold no record name nobody: number the people of
+        # the others densely (zero-weight rows keep code 0; no class counts them)
+        used = np.zeros(n_individuals, dtype=bool)
+        used[individual[weights > 0]] = True
+        dense = np.cumsum(used) - 1
+        individual = np.where(weights > 0, dense[individual], 0)
+        n_individuals = int(used.sum())
+    return EncodedTable(
+        policy, n_records, qis, encoded_sensitive, ranks, weights, individual, n_individuals
+    )

@@ -237,7 +237,10 @@ def github_annotations(report: Report, file: str | None) -> str:
         title = _escape_property("privcheck: policy holds")
         lines.append(
             f"::notice {where}title={title}::"
-            + _escape_data(f"{len(report.models)} models hold on {report.n_records} records")
+            + _escape_data(
+                f"{len(report.models)} models hold on {report.n_records} records"
+                + (f" of {report.n_individuals} people" if report.n_individuals is not None else "")
+            )
         )
     return "\n".join(lines) + "\n"
 

@@ -493,19 +493,23 @@ def _classes_section(report: Report) -> str:
     ks = [requirement(m.model, m.params) for m in report.models if m.model == "k-anonymity"]
     k = max((r[0] for r in ks if r), default=None)
     order = np.repeat(sizes, counts)
+    held = sizes * counts if hist.records is None else np.asarray(hist.records)
+    unit = "" if report.n_individuals is None else " (people)"
     figures = {
         "equivalence classes": int(counts.sum()),
-        "records": int((sizes * counts).sum()),
-        "smallest class": int(sizes.min()),
-        "median class size": float(np.median(order)),
-        "largest class": int(sizes.max()),
-        "unique records (classes of size 1)": int(counts[sizes == 1].sum()),
+        "records": int(held.sum()),
+        f"smallest class{unit}": int(sizes.min()),
+        f"median class size{unit}": float(np.median(order)),
+        f"largest class{unit}": int(sizes.max()),
+        ("unique records (classes of size 1)" if not unit else "classes of one person"): int(
+            counts[sizes == 1].sum()
+        ),
     }
     if k is not None:
-        figures[f"records in classes smaller than k={_fmt(k)}"] = int(
-            (sizes * counts)[sizes < k].sum()
-        )
-    caption = "Classes per size" + (f"; red: smaller than k = {_fmt(k)}" if k is not None else "")
+        figures[f"records in classes smaller than k={_fmt(k)}"] = int(held[sizes < k].sum())
+    caption = f"Classes per size{unit}" + (
+        f"; red: smaller than k = {_fmt(k)}" if k is not None else ""
+    )
     return (
         "<section id='classes'><h2>Equivalence classes</h2>"
         f"{_figures_table(figures)}<figure class='plot' id='plot-class-sizes'>"
@@ -644,7 +648,14 @@ def render_html(report: Report) -> str:
     body = [
         f"<header class='top'><div class='verdict {verdict}' id='verdict'>{verdict}</div>"
         f"<h1>{e(title)}</h1></header>",
-        f"<p class='meta'>{report.n_records:,} records in {report.n_classes:,} equivalence "
+        f"<p class='meta'>{report.n_records:,} records"
+        + (
+            f" of {report.n_individuals:,} people (classes count people: "
+            f"{e(report.individual or '')})"
+            if report.n_individuals is not None
+            else ""
+        )
+        + f" in {report.n_classes:,} equivalence "
         f"classes over {e(qis)}. {sum(m.passed for m in report.models)} of "
         f"{len(report.models)} models hold."
         + (
@@ -659,6 +670,10 @@ def render_html(report: Report) -> str:
             for i, f in enumerate(report.findings(), 1)
         ),
         _draft_banner(report),
+        *(
+            f"<p class='note' id='note-{i}'><strong>Note:</strong> {e(n)}</p>"
+            for i, n in enumerate(report.notes, 1)
+        ),
         f"<nav>{''.join(toc)}</nav>",
         _summary_table(report),
         _classes_section(report),
@@ -786,8 +801,14 @@ def _transformation_section(r: AnonymizationReport) -> str:
 def _suppression_section(r: AnonymizationReport) -> str:
     figures: dict[str, Any] = {
         "Records in the input": r.n_records,
+        **({"People in the input": r.n_individuals} if r.n_individuals is not None else {}),
         "Released with their values": r.n_kept,
         "Suppressed": r.n_suppressed,
+        **(
+            {"Suppressed people (all their records)": r.n_suppressed_individuals}
+            if r.n_suppressed_individuals is not None
+            else {}
+        ),
         "Suppressed share": f"{r.n_suppressed / max(r.n_records, 1):.2%}",
         "Rows in the release": r.n_released_rows,
     }
@@ -1289,8 +1310,15 @@ def render_anonymization_html(report: Any) -> str:
     body = [
         f"<header class='top'><div class='verdict {verdict}' id='verdict' "
         f"title='re-check of the release'>{verdict}</div><h1>{e(title)}</h1></header>",
-        f"<p class='meta'>Released {r.n_kept:,} of {r.n_records:,} records "
-        f"({r.n_suppressed:,} suppressed) over {e(', '.join(r.quasi_identifiers))}. The release "
+        f"<p class='meta'>Released {r.n_kept:,} of {r.n_records:,} records"
+        + (f" of {r.n_individuals:,} people" if r.n_individuals is not None else "")
+        + f" ({r.n_suppressed:,} suppressed"
+        + (
+            f", {r.n_suppressed_individuals:,} people"
+            if r.n_suppressed_individuals is not None
+            else ""
+        )
+        + ") over {e(', '.join(r.quasi_identifiers))}. The release "
         f"{'satisfies' if check.passed else 'FAILS'} the policy: "
         f"{sum(m.passed for m in check.models)} of {len(check.models)} models hold.</p>",
         _draft_banner(r),

@@ -400,6 +400,20 @@ class Policy(_Strict):
         description="Synthetic releases: the largest singling-out, linkability or inference "
         "risk (membership inference: advantage) `privcheck risk` lets pass (exit 1 above it)",
     )
+    individual: str | None = Field(
+        None,
+        min_length=1,
+        description="The column that identifies the person when a person can have several "
+        "records (one row per visit, claim or contract): every model then counts distinct "
+        "people per class, not records, and anonymizers suppress a person's records together. "
+        "The column is removed from a release (see pseudonymize_individual)",
+    )
+    pseudonymize_individual: bool = Field(
+        False,
+        description="Release the individual column as a keyed pseudonym (HMAC-SHA-256 under a "
+        "key drawn from the operating system for each release and never written) instead of "
+        "removing it, so that a release can be re-checked person by person",
+    )
 
     #: Directory relative hierarchy paths are resolved against (set when loaded from a file).
     _base_dir: Path | None = PrivateAttr(None)
@@ -446,6 +460,7 @@ class Policy(_Strict):
                     f"{attr.bottom_coding.threshold:g} is above the top_coding threshold "
                     f"{attr.top_coding.threshold:g}; use bottom <= top"
                 )
+        self._check_individual()
         target = self.utility.target if self.utility is not None else None
         if target is not None:
             attr = self.attributes.get(target)
@@ -456,6 +471,31 @@ class Policy(_Strict):
                     "and unlisted columns)"
                 )
         return self
+
+    def _check_individual(self) -> None:
+        """The individual column is a person key: counted, never a quasi-identifier, sensitive
+        or insensitive value (listed at most as an identifier, which it is)."""
+        name = self.individual
+        if name is None:
+            if self.pseudonymize_individual:
+                raise ValueError(
+                    "pseudonymize_individual needs 'individual: COLUMN' (the column to "
+                    "pseudonymize); name the column that identifies the person"
+                )
+            return
+        attr = self.attributes.get(name)
+        if attr is not None and attr.role is not Role.identifier:
+            raise ValueError(
+                f"{name!r} is the individual column and cannot also be a {attr.role.value}: "
+                "classes are counted in its distinct values and it is removed from every "
+                "release; take it out of 'attributes'"
+            )
+        if self.suppressed_cells == "wildcard":
+            raise ValueError(
+                "suppressed_cells: wildcard cannot count people (a class's size is the sum of "
+                "the records of every class compatible with it, and distinct people do not add "
+                "up across classes); use suppressed_cells: category with 'individual'"
+            )
 
     def require_attributes(self) -> None:
         """Refuse to check or anonymize a table under a policy without column roles: it would
@@ -529,6 +569,11 @@ class Policy(_Strict):
         if where is None and self._source is not None:
             where = str(self._source)
         raise PolicyError(draft_message(self.open_reviews, where))
+
+    @property
+    def individual_released(self) -> bool:
+        """Whether a release carries the individual column (as a keyed pseudonym)."""
+        return self.individual is not None and self.pseudonymize_individual
 
     def resolve_path(self, name: str | Path) -> Path:
         """A path the policy names, relative to the policy file's folder (to the working

@@ -282,13 +282,15 @@ def check_contains(table: ClassTable, model: str) -> np.ndarray:
     """F of every class, refusing a class absent from the population (or larger there than in it):
     the population must contain the released individuals."""
     sizes = class_population_sizes(table)
-    bad = np.flatnonzero(sizes < table.sizes)
+    here = table.subjects
+    unit = "records" if table.people is None else "people"
+    bad = np.flatnonzero(sizes < here)
     if len(bad):
         c = bad[np.argmin(sizes[bad])]
         values = ", ".join(f"{k}={v}" for k, v in table.class_labels(np.array([c]))[0].items())
-        what = "is absent from" if sizes[c] == 0 else f"has {sizes[c]} records in"
+        what = "is absent from" if sizes[c] == 0 else f"has {sizes[c]} {unit} in"
         raise DataError(
-            f"{model}: the released class ({values}) of {table.sizes[c]} records {what} the "
+            f"{model}: the released class ({values}) of {here[c]} {unit} {what} the "
             "population table; the population must contain the released individuals (use the "
             "full population, with the same quasi-identifier values)"
         )

@@ -329,6 +329,14 @@ class Report(BaseModel):
     kind: Literal["check", "graph-check"] = "check"
     passed: bool
     n_records: int = Field(description="Records (rows), or nodes of a graph")
+    n_individuals: int | None = Field(
+        None,
+        description="Distinct people (values of the policy's individual column) among the "
+        "records judged; null when the policy names no individual (classes count records)",
+    )
+    individual: str | None = Field(
+        None, description="The policy's individual column (classes count its distinct values)"
+    )
     n_classes: int = Field(description="Equivalence classes (of the first model, for graphs)")
     n_edges: int | None = Field(None, description="Edges, for a graph check")
     quasi_identifiers: list[str]
@@ -373,6 +381,11 @@ class Report(BaseModel):
     )
     suppression_ok: bool = Field(
         True, description="n_suppressed is within suppression_limit_records"
+    )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="What a reader should know that is no failure (e.g. records that repeat "
+        "per person while the policy counts records)",
     )
     #: the classes the checker judged (``privcheck.checker.JudgedClasses``): kept out of the
     #: JSON; an anonymizer reads the release's risk from them (``risk_after``)
@@ -518,8 +531,18 @@ class AnonymizationReport(BaseModel):
         None, description="Chosen generalization level per quasi-identifier"
     )
     n_records: int = Field(description="Records in the input")
+    n_individuals: int | None = Field(
+        None,
+        description="Distinct people in the input (the policy's individual column); null when "
+        "the policy names no individual",
+    )
     n_kept: int = Field(description="Records released with their (generalized) values")
     n_suppressed: int = Field(description="Records suppressed (left out, or written as '*')")
+    n_suppressed_individuals: int | None = Field(
+        None,
+        description="People whose records were suppressed — all of a person's records go "
+        "together; null when the policy names no individual",
+    )
     n_released_rows: int = Field(description="Rows in the release")
     removed_columns: list[str] = Field(
         default_factory=list, description="Identifiers and columns the policy does not list"

@@ -21,6 +21,16 @@ from privcheck.report import (
 )
 
 
+def records_of_people(report: Report) -> str:
+    """ "N records" — or, when the policy counts people, "N records of M people"."""
+    if report.n_individuals is None:
+        return f"{report.n_records} records"
+    return (
+        f"{report.n_records} records of {report.n_individuals} people "
+        f"(classes count people: {report.individual})"
+    )
+
+
 def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> str:
     """A readable summary of an anonymization: the node, what was suppressed, the metrics."""
     from rich.console import Console
@@ -31,9 +41,15 @@ def render_anonymization_text(report: AnonymizationReport, width: int = 110) -> 
         file=buf, width=width, color_system=None, force_terminal=False, soft_wrap=True
     )
     src = f" {report.source}" if report.source else ""
+    people = ""
+    if report.n_individuals is not None:
+        people = f" of {report.n_individuals} people"
+    suppressed_people = ""
+    if report.n_suppressed_individuals is not None:
+        suppressed_people = f" ({report.n_suppressed_individuals} people)"
     console.print(
         f"privcheck anonymize{src}: {report.algorithm} — released {report.n_kept} of "
-        f"{report.n_records} records, suppressed {report.n_suppressed}"
+        f"{report.n_records} records{people}, suppressed {report.n_suppressed}" + suppressed_people
     )
     if report.draft:
         console.print(draft_note(report.open_reviews))
@@ -240,12 +256,14 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
                 f"{report.suppression_limit_records})"
             )
         console.print(
-            f"privcheck check{src} {verdict} — {report.n_records} records, {report.n_classes} "
-            f"classes over {', '.join(report.quasi_identifiers) or 'no quasi-identifiers'}"
-            + starred
+            f"privcheck check{src} {verdict} — {records_of_people(report)}, "
+            f"{report.n_classes} classes over "
+            f"{', '.join(report.quasi_identifiers) or 'no quasi-identifiers'}" + starred
         )
         for finding in report.findings():
             console.print(f"FAIL: {finding}")
+        for note in report.notes:
+            console.print(f"note: {note}")
     if report.draft:
         console.print(draft_note(report.open_reviews))
     table = Table(show_edge=False)

@@ -150,3 +150,87 @@ def test_anonymized_release_with_outliers_and_missing_values_rechecks(tmp_path, 
     checked = privcheck.check(tmp_path / "release.csv", pol)
     assert checked.passed, checked.to_json()
     assert checked.n_suppressed == (1 if mode == "star" else 0)
+
+
+# --------------------------------------------------------------------------- people (individual)
+
+
+def _visits_policy(individual: bool) -> dict:
+    from tests.people_helpers import VISIT_POLICY
+
+    out = json.loads(json.dumps(VISIT_POLICY))
+    out["attributes"]["patient_id"] = {"role": "identifier"}
+    if not individual:
+        del out["individual"]
+    return out
+
+
+def test_repeated_people_without_individual_is_one_note(tmp_path):
+    """A person key repeating over records while the policy counts records: one note (report,
+    text line, stderr for JSON), not a failure of its own; none once ``individual`` is set."""
+    from tests.people_helpers import visits
+
+    frame = visits(300, seed=1)
+    report = privcheck.check(frame, _visits_policy(individual=False))
+    assert report.n_individuals is None
+    assert len(report.notes) == 1
+    note = report.notes[0]
+    assert "'patient_id' repeats" in note and "individual: patient_id" in note
+    assert "note: " + note in render_text(report)
+    counted = privcheck.check(frame, _visits_policy(individual=True))
+    assert counted.notes == [] and counted.n_individuals == 300
+    # a person key the policy does not name is found by its name
+    unnamed = _visits_policy(individual=False)
+    del unnamed["attributes"]["patient_id"]
+    assert privcheck.check(frame, unnamed).notes == [note]
+    # a table of one record per person has nothing to say
+    once = frame.drop_duplicates("patient_id")
+    assert privcheck.check(once, _visits_policy(individual=False)).notes == []
+    data, pol = tmp_path / "visits.csv", tmp_path / "policy.yaml"
+    frame.to_csv(data, index=False)
+    pol.write_text(yaml.safe_dump(_visits_policy(individual=False)))
+    res = run_cli("check", data, "-p", pol, "--format", "json", env=ENV)
+    assert res.returncode == 1
+    assert json.loads(res.stdout)["notes"] == [note]
+    assert res.stderr.count("note: ") == 1 and "individual: patient_id" in res.stderr
+    text = run_cli("check", data, "-p", pol, env=ENV)
+    assert text.stdout.count("note: ") == 1 and "note:" not in text.stderr
+
+
+def test_records_of_people_in_every_report(tmp_path):
+    """JSON: ``n_individuals`` beside ``n_records`` (null without ``individual``); text and
+    HTML: "N records of M people"."""
+    from tests.people_helpers import visits
+
+    frame = visits(200, seed=2)
+    report = privcheck.check(frame, _visits_policy(individual=True))
+    data = json.loads(report.to_json())
+    assert data["n_records"] == len(frame) and data["n_individuals"] == 200
+    assert data["individual"] == "patient_id"
+    assert f"{len(frame)} records of 200 people" in render_text(report)
+    assert f"{len(frame):,} records of 200 people" in render_html(report)
+    plain = json.loads(privcheck.check(frame, _visits_policy(individual=False)).to_json())
+    assert "n_individuals" in plain and plain["n_individuals"] is None
+    verdict = evaluate(frame, _visits_policy(individual=True), name="visits")
+    assert verdict.n_individuals == 200
+
+
+@pytest.mark.parametrize("engine", ["polars", "polars-lazy"])
+def test_engines_count_people(engine):
+    """The engine's group-by keeps the person: the same people per class as pandas."""
+    from tests.people_helpers import visits
+
+    frame = visits(400, seed=3)
+    pol = _visits_policy(individual=True)
+    pol["models"] = [
+        {"model": "k-anonymity", "k": 2},
+        {"model": "l-diversity", "variant": "entropy", "l": 1.5, "attribute": "diagnosis"},
+    ]
+    for attr in pol["attributes"].values():
+        attr.pop("hierarchy", None)
+    expected = privcheck.check(frame, pol)
+    native = pl.from_pandas(frame)
+    got = privcheck.check(native.lazy() if engine == "polars-lazy" else native, pol)
+    assert got.n_individuals == expected.n_individuals == 400
+    for a, b in zip(got.models, expected.models, strict=True):
+        assert a.value == pytest.approx(b.value) and a.violating_classes == b.violating_classes

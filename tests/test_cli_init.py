@@ -182,3 +182,38 @@ def test_several_date_formats_and_national_ids(cli, tmp_path):
         assert columns[column]["role"] == "identifier", columns[column]
     check = cli("check", data, "-p", tmp_path / "p.yaml", "--allow-draft")
     assert check.returncode in (0, 1), check.stderr
+
+
+def test_visit_level_flow_counts_people(cli, tmp_path):
+    """init drafts ``individual:``; check of the extract counts people; anonymize says records
+    of people and drops the person key; a check of that release cannot count people and says
+    so in one line (exit 2); with pseudonyms asked for, the release checks person by person."""
+    from tests.people_helpers import visits
+
+    data = tmp_path / "visits.csv"
+    visits(1500, seed=9).to_csv(data, index=False)
+    policy = tmp_path / "policy.yaml"
+    res = cli("init", data, "-o", policy)
+    assert res.returncode == 0, res.stderr
+    text = policy.read_text()
+    assert "\nindividual: patient_id  # " in text and "  patient_id:" not in text
+    assert "'patient_id' identifies the person" in res.stderr
+    check = cli("check", data, "-p", policy)
+    assert check.returncode == 1 and "records of 1500 people" in check.stdout
+    release = tmp_path / "release.csv"
+    anon = cli("anonymize", data, "-p", policy, "-o", release, "--seed", "1")
+    assert anon.returncode == 0, anon.stderr
+    assert "records of 1500 people" in anon.stdout
+    assert "patient_id" not in anon.stderr  # (not a column "the policy does not name")
+    header = release.read_text().splitlines()[0].split(",")
+    assert "patient_id" not in header and "name" not in header
+    again = cli("check", release, "-p", policy)
+    assert_one_line_error(again, "'patient_id', the policy's individual", "pseudonymize")
+    pseudo = tmp_path / "pseudo.yaml"
+    pseudo.write_text(text + "pseudonymize_individual: true\n")
+    release2 = tmp_path / "release2.csv"
+    anon2 = cli("anonymize", data, "-p", pseudo, "-o", release2, "--seed", "1")
+    assert anon2.returncode == 0, anon2.stderr
+    final = cli("check", release2, "-p", pseudo)
+    assert final.returncode == 0, final.stdout + final.stderr
+    assert "people" in final.stdout

@@ -9,6 +9,7 @@ import pandas as pd
 
 from privcheck.anonymizers.complementary import previous_node
 from privcheck.anonymizers.problem import Progress
+from privcheck.anonymizers.release import pseudonymize
 from privcheck.engines import is_engine_frame
 from privcheck.errors import PolicyError
 from privcheck.io import read_table
@@ -66,11 +67,17 @@ def anonymize(
     if cls is None:
         raise PolicyError(f"unknown algorithm {algorithm!r}; available: {', '.join(registry)}")
     anonymizer = cls(**params)
-    anonymizer.refuse_mechanism_models(policy)
+    anonymizer.refuse_unsupported(policy)
     if is_engine_frame(data):
         from privcheck.engines.generalize import anonymize_engine, is_spark, to_pandas
 
         if is_spark(data):
+            if policy.individual is not None:
+                raise PolicyError(
+                    "anonymizing a Spark frame plans on its aggregated classes, which cannot "
+                    f"take a person's records out together ('individual: {policy.individual}'); "
+                    "collect the frame to pandas (or a file) to count people"
+                )
             release, report = anonymize_engine(
                 data,
                 policy,
@@ -81,7 +88,7 @@ def anonymize(
             )
             return release, _marked(report, policy)
         data = to_pandas(data)
-    frame = read_table(data)
+    frame = pseudonymize(read_table(data), policy)
     release, report = anonymizer.anonymize(
         frame,
         policy,
@@ -93,6 +100,8 @@ def anonymize(
     report.source = None if isinstance(data, pd.DataFrame) else str(data)
     if report.chosen is None:
         report.chosen = report.algorithm
+    if policy.individual is not None:
+        count_people(report, frame, release, policy)
     return release, _marked(report, policy)
 
 
@@ -100,3 +109,23 @@ def _marked(report: AnonymizationReport, policy: Policy) -> AnonymizationReport:
     """The report and its re-check say whether the policy was a draft (``--allow-draft``)."""
     mark_draft(report.check, policy)
     return mark_draft(report, policy)
+
+
+def count_people(
+    report: AnonymizationReport, frame: pd.DataFrame, release: pd.DataFrame, policy: Policy
+) -> None:
+    """Fill the people figures of an anonymization report: the input's people, and those
+    suppressed (all their records go together, so they are the people the re-check of the
+    release did not find). A release that carries the individual column in clear is a bug."""
+    name = policy.individual
+    if name in release.columns and not policy.individual_released:
+        raise RuntimeError(
+            f"the release carries the individual column {name!r} in clear; this is a bug"
+        )
+    from privcheck.encoding import encode_individual
+
+    if report.n_individuals is None:  # (an anonymizer that did not count them itself)
+        _, n_people = encode_individual(frame[name], name)
+        kept = report.check.n_individuals
+        report.n_individuals = n_people
+        report.n_suppressed_individuals = n_people - (kept if kept is not None else 0)

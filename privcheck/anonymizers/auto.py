@@ -70,6 +70,7 @@ class Auto(Anonymizer):
     summary = "run mingen, mondrian, local suppression (and safepub) and write the least loss"
     mechanisms: ClassVar[frozenset[str]] = frozenset({"differential-privacy"})
     engine_release: ClassVar[bool] = True
+    counts_people: ClassVar[bool] = True  # (its candidates that cannot are excluded, with why)
 
     def __init__(self, **params: Any) -> None:
         """Parameters go to the candidates that take them (``relaxed`` to mondrian, ``polish``
@@ -156,7 +157,7 @@ class Auto(Anonymizer):
             if reason is None:
                 try:
                     candidate = self.candidate(name)
-                    candidate.refuse_mechanism_models(policy)
+                    candidate.refuse_unsupported(policy)
                     plan = candidate.plan(
                         data,
                         searched,  # (the full-domain searches optimise what is compared)

@@ -20,9 +20,11 @@ from privcheck.anonymizers.mapping import NodeMapping, node_mapping
 from privcheck.anonymizers.problem import NodeOutcome, Progress, SearchProblem, SearchResult
 from privcheck.anonymizers.release import (
     materialise,
+    people_counts,
     recheck,
     recheck_codes,
     removed_columns,
+    without_individual,
 )
 from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.classes import ClassTable, count
@@ -104,6 +106,13 @@ class Anonymizer:
     #: whether its plans carry a ``mapping`` an engine can join back (``Plan.mapping``): the
     #: anonymizer then runs on a Spark frame without the rows leaving Spark
     engine_release: ClassVar[bool] = False
+    #: whether it guarantees k distinct people per class when the policy names an
+    #: ``individual`` (classes counted in people, a person's records suppressed together)
+    counts_people: ClassVar[bool] = False
+    #: why it cannot, when it cannot (the one-line refusal of a policy with ``individual``)
+    people_reason: ClassVar[str] = (
+        "it was not built to count people: its classes are counted in records"
+    )
 
     def __init__(self, **params: Any) -> None:
         unknown = sorted(set(params) - set(self.defaults()))
@@ -158,6 +167,22 @@ class Anonymizer:
             seconds=time.perf_counter() - started,
             release=lambda: (release, report),
         )
+
+    def refuse_unsupported(self, policy: Policy) -> None:
+        """Refuse, in one line, a policy this algorithm cannot guarantee whatever the data: a
+        mechanism's model it does not provide, or people it cannot count."""
+        self.refuse_mechanism_models(policy)
+        self.refuse_individual(policy)
+
+    def refuse_individual(self, policy: Policy) -> None:
+        """A policy that counts people (``individual``) needs an algorithm that guarantees k
+        distinct people per class."""
+        if policy.individual is not None and not self.counts_people:
+            raise PolicyError(
+                f"{self.name} cannot guarantee k distinct people per class ('individual: "
+                f"{policy.individual}'): {self.people_reason}; use --algorithm auto, mingen, "
+                "incognito, datafly, mondrian or local-suppression"
+            )
 
     def refuse_mechanism_models(self, policy: Policy) -> None:
         """A property of the mechanism (differential privacy) is only enforced by an algorithm
@@ -240,6 +265,9 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
     """A full-domain generalization search with suppression (ARX semantics)."""
 
     engine_release: ClassVar[bool] = True
+    #: full-domain generalization recodes every record alike, so a person's records with the
+    #: same values fall in the same class; suppression takes people out (``problem``)
+    counts_people: ClassVar[bool] = True
 
     #: whether the search is guaranteed to return the optimum by the policy's metric
     optimal: ClassVar[bool] = True
@@ -264,7 +292,7 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
         ``lower`` (a node the data was already generalized to, e.g. inside an engine) bounds
         the lattice from below like ``previous`` does; the higher of the two wins per attribute.
         """
-        self.refuse_mechanism_models(policy)
+        self.refuse_unsupported(policy)
         self.refuse_non_monotone(policy)
         check_possible(encoded, policy)
         limit = int(np.floor(policy.suppression_limit * encoded.n_records + 1e-9))
@@ -286,7 +314,7 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
         table = problem.evaluator.records_table(node)
         if table is None:
             table = count(encoded, node, track_records=encoded.weights is None)
-        outcome, kept_classes = problem.evaluator.verdict(table)
+        table, outcome, kept_classes = problem.evaluator.settle(table)
         if not outcome.satisfied:  # pragma: no cover - the search returned a failing node
             raise RuntimeError(f"{self.name} chose node {node}, which does not satisfy the policy")
         return Choice(
@@ -352,7 +380,7 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
             n_classes=int(np.count_nonzero(choice.kept_classes)),
             n_suppressed=n_suppressed,
             suppressed_cells=n_suppressed * len(encoded.quasi_identifiers),
-            class_sizes=choice.table.sizes[choice.kept_classes],
+            class_sizes=choice.table.subjects[choice.kept_classes],
             seconds=planned,
             release=release,
             mapping=mapping,
@@ -381,12 +409,14 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
             keep_order=keep_order,
             seed=seed,
             table=choice.table,
+            keep_individual=True,
         )
         check = recheck_codes(
             data, encoded, choice.table, kept_records, policy, n_rows=len(release)
         )
         if check is None:  # kept records that read back as suppressed: check the written rows
             check = recheck(release, suppressed, policy)
+        release = without_individual(release, policy)
         report = self.make_report(
             choice,
             encoded,
@@ -433,6 +463,7 @@ class GeneralizationAnonymizer(PlannedAnonymizer):
             n_records=encoded.n_records,
             n_kept=n_kept,
             n_suppressed=int(encoded.n_records - n_kept),
+            **people_counts(encoded, check),
             n_released_rows=n_released_rows,
             removed_columns=removed,
             metric=choice.metric.name,
@@ -497,11 +528,14 @@ def check_possible(encoded: EncodedTable, policy: Policy) -> None:
     if n == 0:
         raise PolicyError("the table has no records; there is nothing to anonymize")
     validate_data(encoded, table_models(policy.models))
+    people = encoded.individual is not None
+    size, unit = (encoded.n_individuals, "people") if people else (n, "records")
     for m in policy.models:
         k = getattr(m, "k", None)
-        if m.model in ("k-anonymity", "alpha-k-anonymity") and k is not None and k > n:
+        if m.model in ("k-anonymity", "alpha-k-anonymity") and k is not None and k > size:
             raise PolicyError(
-                f"{m.model} with k={k} cannot hold: the table has only {n} records; use k ≤ {n}"
+                f"{m.model} with k={k} cannot hold: the table has only {size} {unit}; use "
+                f"k ≤ {size}"
             )
         if m.model == "l-diversity":
             col = encoded.sensitive[m.attribute]

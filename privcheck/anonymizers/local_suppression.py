@@ -68,7 +68,7 @@ further towards whole classes, which is record suppression: use a full-domain se
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import numpy as np
@@ -82,10 +82,16 @@ from privcheck.anonymizers.mapping import (
     combination_mapping,
     row_classes,
 )
-from privcheck.anonymizers.release import materialise, recheck, removed_columns
+from privcheck.anonymizers.release import (
+    materialise,
+    people_counts,
+    recheck,
+    removed_columns,
+    without_individual,
+)
 from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import SUPPRESSED, suppression_limit_records
-from privcheck.classes import ClassTable, count, group
+from privcheck.classes import ClassTable, count, group, people_per_group
 from privcheck.encoding import EncodedTable, encode, string_labels
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
@@ -100,6 +106,10 @@ class LocalSuppression(PlannedAnonymizer):
     #: the models blanking cells can enforce
     enforced: ClassVar[frozenset[str]] = frozenset({"k-anonymity"})
     engine_release: ClassVar[bool] = True
+    #: counting people, it blanks a class's people (each person's records in it alike) and
+    #: then suppresses whole people wherever a released row holds fewer than k of them
+    #: (``people_blanking``), within the suppression limit or not at all
+    counts_people: ClassVar[bool] = True
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
@@ -118,7 +128,7 @@ class LocalSuppression(PlannedAnonymizer):
     ) -> Plan:
         """Blank on the class table; ``release`` writes the blanked rows and re-checks them."""
         started = time.perf_counter()
-        self.refuse_mechanism_models(policy)
+        self.refuse_unsupported(policy)
         k = self.required_k(policy)
         if previous is not None:
             raise PolicyError("local-suppression does not take a previous release; leave it out")
@@ -136,14 +146,24 @@ class LocalSuppression(PlannedAnonymizer):
         importance = self.importance_rank(encoded, table)
         limit = suppression_limit_records(policy, encoded.n_records)
         star_mode = policy.suppressed_records == "star"
-        prob, units = solve(
-            table, k, importance, star_mode=star_mode, limit=limit, polish_rounds=polish_rounds
-        )
-        blanked = unit_blanks(prob, units)  # units × quasi-identifiers: cells blanked
-        per = {n: int(units.sizes @ blanked[:, j]) for j, n in enumerate(encoded.qi_names)}
+        people = None
+        if encoded.individual is None:
+            prob, units = solve(
+                table, k, importance, star_mode=star_mode, limit=limit, polish_rounds=polish_rounds
+            )
+        else:  # units count people: spread them over records, people kept whole
+            prob, units, people = solve_people(
+                table, k, importance, star_mode=star_mode, limit=limit, polish_rounds=polish_rounds
+            )
+        weighted = units if people is None else people.units
+        blanked = unit_blanks(prob, weighted)  # units × quasi-identifiers: cells blanked
+        extra = 0 if people is None else people.n_suppressed  # (a suppressed record's cells)
+        per = {
+            n: int(weighted.sizes @ blanked[:, j]) + extra for j, n in enumerate(encoded.qi_names)
+        }
         n_blanked = sum(per.values())
         full_units = units.pat == prob.full if prob.m else np.zeros(len(units.sizes), bool)
-        n_full = int(units.sizes[full_units].sum())
+        n_full = int(units.sizes[full_units].sum()) if people is None else 0
         if policy.suppressed_records == "star" and n_full > limit:
             raise PolicyError(
                 f"local suppression must blank every quasi-identifier of {n_full} records, which "
@@ -152,9 +172,19 @@ class LocalSuppression(PlannedAnonymizer):
                 "with a node (--param generalize_first=true)"
             )
         wildcard = policy.suppressed_cells == "wildcard"
-        metrics = release_metrics(table, prob, units, wildcard=wildcard)
-        per_attribute = blanked_loss_by_attribute(table, prob, units)
-        gsize, effective, n_sup = released_classes(prob, units, wildcard=wildcard)
+        if people is None:
+            metrics = release_metrics(table, prob, units, wildcard=wildcard)
+            per_attribute = blanked_loss_by_attribute(table, prob, units)
+            gsize, effective, n_sup = released_classes(prob, units, wildcard=wildcard)
+        else:
+            metrics = people_metrics(table, prob, people)
+            share = people.n_suppressed / max(table.n_records, 1)
+            per_attribute = {
+                name: value + share
+                for name, value in blanked_loss_by_attribute(table, prob, weighted).items()
+            }
+            gsize, effective = people.group_records, people.group_people
+            n_sup = people.n_suppressed
 
         def report(
             check: Report,
@@ -188,6 +218,7 @@ class LocalSuppression(PlannedAnonymizer):
                 n_records=encoded.n_records,
                 n_kept=encoded.n_records - n_suppressed,
                 n_suppressed=n_suppressed,
+                **people_counts(encoded, check),
                 n_released_rows=n_rows,
                 removed_columns=removed,
                 metrics=metrics,
@@ -204,6 +235,8 @@ class LocalSuppression(PlannedAnonymizer):
 
         def release() -> tuple[pd.DataFrame, AnonymizationReport]:
             """The blanked release, re-checked from what is written, and its report."""
+            if people is not None:
+                return release_people()
             mask, full_rows = record_mask(table, prob, units)
             kept = np.ones(encoded.n_records, dtype=bool)
             frame, _ = materialise(data, encoded, node, kept, policy, keep_order=True, table=table)
@@ -222,6 +255,39 @@ class LocalSuppression(PlannedAnonymizer):
             check = recheck(frame, suppressed, policy)
             n_suppressed = int(suppressed.sum())
             removed = removed_columns(data, policy)
+            return frame, report(check, n_suppressed, len(frame), changed, removed, utility)
+
+        def release_people() -> tuple[pd.DataFrame, AnonymizationReport]:
+            """The blanked release counted in people: each record blanked as its (class,
+            person) pair, the suppressed people's records left out or written as '*'."""
+            assert people is not None and table.record_class is not None
+            rc = table.record_class
+            record_pat = units.pat[people.record_unit] & ~prob.already[rc]
+            mask = ((record_pat[:, None] >> np.arange(prob.m, dtype=np.int64)) & 1).astype(bool)
+            kept = people.record_kept
+            frame, suppressed = materialise(
+                data, encoded, node, kept, policy, keep_order=True, table=table,
+                keep_individual=True,
+            )  # fmt: skip
+            rows = np.arange(len(kept)) if star_mode else np.flatnonzero(kept)
+            frame = blank(frame, encoded, mask[rows])
+            names = encoded.qi_names
+            changed = changed_cells(data.take(rows).reset_index(drop=True), frame, names)
+            utility = None
+            if policy.utility is not None:  # every record in input order, suppressed as '*'
+                from privcheck.utility.report import release_utility
+
+                starred = policy.model_copy(update={"suppressed_records": "star"})
+                whole, _ = materialise(data, encoded, node, kept, starred, keep_order=True)
+                utility = release_utility(data, blank(whole, encoded, mask), policy)
+            if not keep_order:
+                order = np.random.default_rng(seed).permutation(len(frame))
+                frame = frame.take(order).reset_index(drop=True)
+                suppressed = suppressed[order]
+            check = recheck(frame, suppressed, policy)
+            frame = without_individual(frame, policy)
+            removed = removed_columns(data, policy)
+            n_suppressed = people.n_suppressed
             return frame, report(check, n_suppressed, len(frame), changed, removed, utility)
 
         def mapping() -> CombinationMapping:
@@ -309,7 +375,7 @@ class LocalSuppression(PlannedAnonymizer):
                 continue
             below = tuple(v - 1 if i == j else v for i, v in enumerate(optimum))
             t = count(encoded, below, track_records=False)
-            unsafe = int(t.sizes[t.sizes < k].sum())
+            unsafe = int(t.sizes[t.subjects < k].sum())
             if best_unsafe is None or unsafe < best_unsafe:
                 best, best_unsafe = below, unsafe
         return best
@@ -446,7 +512,9 @@ def problem(
     )
     return Problem(
         keys=keys,
-        sizes=np.asarray(table.sizes, dtype=np.int64),
+        # counting people, a class's size is its people: a unit is then a share of its
+        # (class, person) pairs, each pair's records blanked alike (``people_blanking``)
+        sizes=np.asarray(table.subjects, dtype=np.int64),
         stars=stars,
         radix=[c + 1 for c in cards],
         already=already,
@@ -491,6 +559,159 @@ def solve(
         if prob.score(polished) < prob.score(best):
             best = polished
     return prob, best
+
+
+@dataclass
+class PeopleBlanks:
+    """A blanking counted in people, spread over the records: each record's unit (a class's
+    units take its (class, person) pairs in turn, a pair's records follow it), the people
+    suppressed with all their records, and the units weighted by the records they keep."""
+
+    record_unit: np.ndarray
+    removed: np.ndarray
+    record_kept: np.ndarray
+    units: Units
+    n_suppressed: int
+    group_records: np.ndarray
+    group_people: np.ndarray
+
+
+def solve_people(
+    table: ClassTable,
+    k: int,
+    importance: np.ndarray,
+    *,
+    star_mode: bool,
+    limit: int,
+    polish_rounds: int = 0,
+) -> tuple[Problem, Units, PeopleBlanks]:
+    """``solve`` on a table counted in people, made safe for people (``people_blanking``).
+
+    A person with records in R classes can put R pairs into one released row, so a row of k
+    pairs may hold fewer than k people. The blanking is first asked for k pairs per row; when
+    making that safe would suppress more than the limit allows, it is asked for 2k, 4k … pairs
+    and at last for k·R (R: the most classes one person has records in), where every row of
+    k·R pairs holds at least k people and nobody needs suppressing."""
+    m = table.members
+    assert m is not None
+    most = int(np.bincount(m.pair_person).max()) if len(m.pair_person) else 1
+    cap = max(int(table.subjects.sum()), 1)
+    factors, f = [], 1
+    while f < most:
+        factors.append(f)
+        f *= 2
+    factors.append(most)
+    failure: PolicyError | None = None
+    for factor in factors:
+        asked = min(k * factor, cap)
+        prob, units = solve(
+            table, asked, importance, star_mode=star_mode, limit=limit,
+            polish_rounds=polish_rounds,
+        )  # fmt: skip
+        try:
+            return prob, units, people_blanking(table, prob, units, k=k, limit=limit)
+        except PolicyError as exc:
+            failure = exc
+        if asked == cap:
+            break
+    assert failure is not None
+    raise failure
+
+
+def people_blanking(
+    table: ClassTable, prob: Problem, units: Units, *, k: int, limit: int
+) -> PeopleBlanks:
+    """The blanking ``solve`` found on a table counted in people (``Problem.sizes`` are people:
+    every released row holds at least k (class, person) pairs), made safe for people.
+
+    Two pairs of one person in two classes blanked into the same released row count once, so
+    a row can hold fewer than k distinct people: those people are suppressed with all their
+    records (under ``star`` also anyone with a record blanked entirely, which is a suppressed
+    record), which can leave other rows short in turn — repeated to the fixed point, one
+    vectorised pass over the pairs per round. Raises ``PolicyError`` when that suppresses more
+    records than the limit allows."""
+    m = table.members
+    assert m is not None and table.record_class is not None
+    person = table.encoded.individual
+    assert person is not None
+    unit_order = np.argsort(units.parent, kind="stable")  # the units, class by class
+    ends = np.cumsum(units.sizes[unit_order])
+    by_class = np.argsort(m.pair_class, kind="stable")  # the pairs, class by class
+    pair_unit = np.empty(len(by_class), dtype=np.int64)
+    pair_unit[by_class] = unit_order[np.searchsorted(ends, np.arange(len(by_class)), "right")]
+    live = units.sizes > 0
+    group_of = np.full(len(units.sizes), -1, dtype=np.int64)
+    if prob.m:
+        inverse, _ = prob.groups(units.pat[live], units.keys[live], units.sizes[live])
+        group_of[live] = inverse
+    else:
+        group_of[live] = 0
+    n_groups = int(group_of.max()) + 1 if live.any() else 0
+    pair_group = group_of[pair_unit]
+    removed = np.zeros(m.n_people, dtype=bool)
+    if prob.star_mode and prob.m:  # a record blanked entirely is suppressed: its person too
+        removed[m.pair_person[units.pat[pair_unit] == prob.full]] = True
+    group_full = np.zeros(n_groups, dtype=bool)
+    if prob.star_mode and prob.m:
+        group_full[pair_group[units.pat[pair_unit] == prob.full]] = True
+    while True:
+        alive = ~removed.take(m.pair_person)
+        people = people_per_group(pair_group[alive], n_groups, m.pair_person[alive], m.n_people)
+        short = (people > 0) & (people < k) & ~group_full
+        newly = alive & short.take(pair_group)
+        if not newly.any():
+            break
+        removed[m.pair_person[newly]] = True
+    gone = removed.take(m.pair_person)
+    n_suppressed = int(m.pair_records[gone].sum())
+    if n_suppressed > limit:
+        raise PolicyError(
+            f"local suppression cannot keep {k} distinct people in every released row: "
+            f"people with records in several classes blanked alike count once, and "
+            f"suppressing them would take {n_suppressed} records, over the suppression limit "
+            f"of {limit}; raise suppression_limit or use a full-domain search (mingen)"
+        )
+    # the pairs of a table counted from the rows are in (person, class) order
+    n_classes = max(table.n_classes, 1)
+    key = np.multiply(m.pair_person, n_classes, dtype=np.int64) + m.pair_class
+    record_key = np.multiply(person, n_classes, dtype=np.int64) + table.record_class
+    record_pair = np.searchsorted(key, record_key)
+    kept_records = np.bincount(
+        pair_unit[~gone], weights=m.pair_records[~gone], minlength=len(units.sizes)
+    )
+    sizes = np.rint(kept_records).astype(np.int64)
+    held = sizes > 0
+    weighted = Units(units.keys[held], sizes[held], units.pat[held], units.parent[held])
+    group_records = np.bincount(
+        pair_group[~gone], weights=m.pair_records[~gone], minlength=n_groups
+    ).astype(np.int64)
+    people = people_per_group(pair_group[~gone], n_groups, m.pair_person[~gone], m.n_people)
+    present = group_records > 0
+    return PeopleBlanks(
+        record_unit=pair_unit[record_pair],
+        removed=removed,
+        record_kept=~removed.take(person),
+        units=weighted,
+        n_suppressed=n_suppressed,
+        group_records=group_records[present],
+        group_people=people[present],
+    )
+
+
+def people_metrics(table: ClassTable, prob: Problem, blanks: PeopleBlanks) -> dict[str, float]:
+    """``release_metrics`` of a blanking counted in people: the kept records' units, and the
+    suppressed people's records charged as suppressed (every cell '*', one more class for the
+    average class size, N each for discernibility)."""
+    kept_prob = replace(prob, star_mode=False)  # (no kept record is blanked entirely in star)
+    out = release_metrics(table, kept_prob, blanks.units, wildcard=False)
+    n, n_sup = table.n_records, blanks.n_suppressed
+    if n and n_sup:
+        out["prec"] -= n_sup / n if prob.m else 0.0
+        out["loss"] += n_sup / n if prob.m else 0.0
+        sizes = blanks.group_records.astype(np.float64)
+        out["aecs"] = (float(sizes.sum()) + n_sup) / (len(sizes) + 1)
+        out["discernibility"] = float(sizes @ sizes) + n_sup * n
+    return out
 
 
 def record_mask(table: ClassTable, prob: Problem, units: Units) -> tuple[np.ndarray, np.ndarray]:

@@ -72,6 +72,10 @@ class MaskingAnonymizer(Anonymizer):
     needs_k: ClassVar[bool] = False
     #: whether every masked value is one of the column's original values (a permutation)
     keeps_values: ClassVar[bool] = False
+    people_reason: ClassVar[str] = (
+        "it masks each record on its own (perturbed or aggregated values, no classes of "
+        "people), so a person's several records are neither counted nor protected together"
+    )
 
     def mask(self, frame: pd.DataFrame, k: int | None, rng: np.random.Generator) -> MaskingResult:
         """Mask every column of ``frame`` (the quasi-identifiers)."""
@@ -108,7 +112,7 @@ class MaskingAnonymizer(Anonymizer):
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
         started = time.perf_counter()
-        self.refuse_mechanism_models(policy)
+        self.refuse_unsupported(policy)
         if previous is not None:
             raise PolicyError(
                 f"{self.name} masks values; --previous (a generalization node of an earlier "

@@ -50,10 +50,24 @@ import pandas as pd
 from privcheck.anonymizers.base import EngineRelease, Plan, PlannedAnonymizer, check_possible
 from privcheck.anonymizers.mapping import CombinationMapping, combination_mapping, row_classes
 from privcheck.anonymizers.problem import Progress
-from privcheck.anonymizers.release import release_policy, removed_columns, starred_kept_records
+from privcheck.anonymizers.release import (
+    people_counts,
+    release_policy,
+    removed_columns,
+    starred_kept_records,
+)
 from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import check_table, finish_report, starred_rows
-from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, group
+from privcheck.classes import (
+    ClassTable,
+    Members,
+    SensitiveCounts,
+    count,
+    first_rows,
+    group,
+    merge_sensitive,
+    people_per_group,
+)
 from privcheck.encoding import EncodedTable, encode, numeric_values, string_labels
 from privcheck.engines import WEIGHT
 from privcheck.engines import check_policy as aggregated_policy
@@ -208,16 +222,13 @@ def numeric_side(d: Dimension, part: np.ndarray, sizes: np.ndarray, n_parts: int
 
 def aggregate(
     table: ClassTable, inverse: np.ndarray, n_groups: int
-) -> tuple[np.ndarray, dict[str, SensitiveCounts]]:
-    """Sizes and sensitive counts of groups of classes (``inverse``: each class's group)."""
+) -> tuple[np.ndarray, dict[str, SensitiveCounts], Members | None]:
+    """Sizes, sensitive counts and (counting people) members of groups of classes
+    (``inverse``: each class's group); people are re-counted, a person in two classes of a
+    group once."""
     sizes = np.bincount(inverse, weights=table.sizes, minlength=n_groups).astype(np.int64)
-    sensitive = {
-        name: SensitiveCounts.from_pairs(
-            inverse[s.entry_class()], s.values, n_groups, s.n_values, weights=s.counts
-        )
-        for name, s in table.sensitive.items()
-    }
-    return sizes, sensitive
+    sensitive, members = merge_sensitive(table, inverse, n_groups)
+    return sizes, sensitive, members
 
 
 @dataclass(eq=False)
@@ -244,8 +255,9 @@ def groups_pass(
     not reported)."""
     has_rest = bool((inverse == n_groups).any())
     n = n_groups + int(has_rest)
+    members = None
     if pieces.sensitive is None:
-        sizes, sensitive = aggregate(table, inverse, n)
+        sizes, sensitive, members = aggregate(table, inverse, n)
     else:
         sizes = np.bincount(inverse, weights=pieces.weight, minlength=n).astype(np.int64)
         sensitive = {
@@ -255,7 +267,7 @@ def groups_pass(
             for name, (codes, n_values) in pieces.sensitive.items()
         }
     keys = np.zeros((n, table.keys.shape[1]), dtype=table.keys.dtype)
-    agg = ClassTable(table.encoded, table.node, keys, sizes, sensitive, None)
+    agg = ClassTable(table.encoded, table.node, keys, sizes, sensitive, None, members)
     ok = np.ones(n, dtype=bool)
     for ev in evaluate_models(agg, configs):
         ok &= ev.class_ok
@@ -522,6 +534,9 @@ class Mondrian(PlannedAnonymizer):
     name = "mondrian"
     summary = "multidimensional local recoding (LeFevre et al. 2006): ranges and hierarchy nodes"
     engine_release: ClassVar[bool] = True
+    #: a split is allowed only when every part holds enough people (its classes' members
+    #: re-counted), and every record is kept: k people per released partition
+    counts_people: ClassVar[bool] = True
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
@@ -561,9 +576,15 @@ class Mondrian(PlannedAnonymizer):
         check_possible(encoded, policy)
         table = count(encoded, track_records=True)
         everything = np.zeros(table.n_classes, dtype=np.int64)
-        sizes, sensitive = aggregate(table, everything, 1)
+        sizes, sensitive, members = aggregate(table, everything, 1)
         whole = ClassTable(
-            encoded, table.node, np.zeros((1, table.keys.shape[1]), int), sizes, sensitive
+            encoded,
+            table.node,
+            np.zeros((1, table.keys.shape[1]), int),
+            sizes,
+            sensitive,
+            None,
+            members,
         )
         for ev in evaluate_models(whole, configs):
             if not ev.passed:
@@ -576,6 +597,12 @@ class Mondrian(PlannedAnonymizer):
         search_started = time.perf_counter()
         dims = dimensions(table)
         relaxed = bool(self.params["relaxed"])
+        if relaxed and policy.individual is not None:
+            raise PolicyError(
+                "mondrian relaxed=true divides a class's records between partitions by count, "
+                f"not by person, so it cannot count people ('individual: {policy.individual}'); "
+                "use the strict default (relaxed=false)"
+            )
         pieces, record_unit = initial_pieces(table, encoded, relaxed)
         pieces, part, n_parts, evaluated = partition(
             table, dims, configs, pieces, progress, relaxed
@@ -592,6 +619,12 @@ class Mondrian(PlannedAnonymizer):
             cls, n_classes = np.zeros(n_parts, dtype=np.int64), 1
         psizes = np.bincount(part, weights=pieces.weight, minlength=n_parts)
         csizes = np.bincount(cls, weights=psizes, minlength=n_classes)
+        subjects = csizes  # what the risk of a released class reads: records, or people
+        if encoded.individual is not None and table.record_class is not None:
+            record_cls = cls[part[record_pieces(pieces, record_unit, table.record_class)]]
+            subjects = people_per_group(
+                record_cls, n_classes, encoded.individual, encoded.n_individuals
+            )
         n = encoded.n_records
         metrics = {
             "n_classes": float(n_classes),
@@ -626,6 +659,7 @@ class Mondrian(PlannedAnonymizer):
                 n_records=n,
                 n_kept=n,
                 n_suppressed=0,
+                **people_counts(encoded, check),
                 n_released_rows=n_rows,
                 removed_columns=removed,
                 metric=None,
@@ -699,7 +733,7 @@ class Mondrian(PlannedAnonymizer):
             n_classes=int(n_classes),
             n_suppressed=0,
             suppressed_cells=0,
-            class_sizes=csizes[csizes > 0].astype(np.int64),
+            class_sizes=subjects[csizes > 0].astype(np.int64),
             seconds=time.perf_counter() - started,
             release=release,
             mapping=mapping,
@@ -816,6 +850,10 @@ def recheck_partitions(
     for col in encoded.sensitive.values():
         columns.append(col.codes if rows is None else col.codes.take(rows))
         cards.append(col.cardinality())
+    person = encoded.individual
+    if person is not None:  # one row per person and values: the check counts people
+        columns.append(person if rows is None else person.take(rows))
+        cards.append(encoded.n_individuals)
     inverse, n_groups = group(columns, cards)
     first = first_rows(inverse, n_groups)
     out: dict = {
@@ -824,6 +862,8 @@ def recheck_partitions(
     source = first if rows is None else rows.take(first)
     for name in encoded.sensitive:
         out[name] = data[name].take(source).reset_index(drop=True)
+    if person is not None:
+        out[policy.individual] = encoded.individual.take(source)
     out[WEIGHT] = np.bincount(inverse, weights=counts, minlength=n_groups).astype(np.int64)
     frame = pd.DataFrame(out)
     rpolicy = release_policy(policy)

@@ -33,7 +33,16 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from privcheck.classes import ClassTable, SensitiveCounts, count, first_rows, group, rollup
+from privcheck.classes import (
+    ClassTable,
+    Members,
+    SensitiveCounts,
+    count,
+    first_rows,
+    group,
+    merge_sensitive,
+    rollup,
+)
 from privcheck.encoding import EncodedTable
 from privcheck.errors import PolicyError
 from privcheck.lattice import Lattice, Node
@@ -83,7 +92,78 @@ def select_classes(table: ClassTable, keep: np.ndarray) -> ClassTable:
         np.cumsum(lengths, out=indptr[1:])
         entries = np.repeat(s.indptr[idx] - indptr[:-1], lengths) + np.arange(indptr[-1])
         sensitive[name] = SensitiveCounts(indptr, s.values[entries], s.counts[entries], s.n_values)
-    return ClassTable(table.encoded, table.node, table.keys[idx], table.sizes[idx], sensitive)
+    members = None
+    if table.members is not None:
+        index = np.full(table.n_classes, -1, dtype=np.int64)
+        index[idx] = np.arange(len(idx))
+        m = table.members
+        members = m.selected(index.take(m.pair_class) >= 0, index)
+    return ClassTable(
+        table.encoded, table.node, table.keys[idx], table.sizes[idx], sensitive, None, members
+    )
+
+
+def without_people(table: ClassTable, removed: np.ndarray) -> tuple[ClassTable, np.ndarray]:
+    """The class table once the people marked in ``removed`` (a mask over person codes) are
+    taken out with all their records, and the classes it keeps (those left with someone), as
+    indices into ``table``'s classes. Sizes, people and sensitive counts are re-counted from
+    the members' remaining pairs."""
+    m = table.members
+    assert m is not None
+    keep_pair = ~removed.take(m.pair_person)
+    people = np.bincount(m.pair_class[keep_pair], minlength=table.n_classes)
+    live = np.flatnonzero(people)
+    index = np.full(table.n_classes, -1, dtype=np.int64)
+    index[live] = np.arange(len(live))
+    members = m.selected(keep_pair, index)
+    sizes = np.bincount(members.pair_class, weights=members.pair_records, minlength=len(live))
+    sensitive = {name: members.sensitive_counts(name, len(live)) for name in table.sensitive}
+    out = ClassTable(
+        table.encoded,
+        table.node,
+        table.keys[live],
+        np.rint(sizes).astype(np.int64),
+        sensitive,
+        None,
+        members,
+    )
+    return out, live
+
+
+def split_by_people(table: ClassTable, removed: np.ndarray) -> tuple[ClassTable, np.ndarray]:
+    """``table`` with every class split into the records of the people kept and those of the
+    people removed (``removed``: a mask over person codes), and which of the new classes are
+    kept: what a release made by suppressing people reads as a class table (its metrics count
+    the removed part as suppressed records; the record classes say which rows are released).
+    The two parts of a class share its keys; classes stay in key order."""
+    m = table.members
+    assert m is not None
+    pair_out = removed.take(m.pair_person).astype(np.int64)
+    part = 2 * m.pair_class + pair_out
+    present = np.zeros(2 * table.n_classes, dtype=bool)
+    present[part] = True
+    cells = np.flatnonzero(present)
+    index = np.full(2 * table.n_classes, -1, dtype=np.int64)
+    index[cells] = np.arange(len(cells))
+    n_classes = len(cells)
+    members = Members(index[part], m.pair_person, m.pair_records, m.n_people, m.values)
+    sizes = np.bincount(members.pair_class, weights=members.pair_records, minlength=n_classes)
+    sensitive = {name: members.sensitive_counts(name, n_classes) for name in table.sensitive}
+    record_class = None
+    if table.record_class is not None:
+        person = table.encoded.individual
+        assert person is not None
+        record_class = index[2 * table.record_class + removed.take(person)]
+    out = ClassTable(
+        table.encoded,
+        table.node,
+        table.keys[cells // 2],
+        np.rint(sizes).astype(np.int64),
+        sensitive,
+        record_class,
+        members,
+    )
+    return out, cells % 2 == 0
 
 
 def needed_view(encoded: EncodedTable, configs: Sequence[ModelConfig]) -> EncodedTable:
@@ -115,14 +195,9 @@ def project(table: ClassTable, columns: Sequence[int], view: EncodedTable) -> Cl
     for j, c in enumerate(cols):
         keys[:, j] = c[first]
     sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
-    sensitive = {
-        name: SensitiveCounts.from_pairs(
-            inverse[s.entry_class()], s.values, n_classes, s.n_values, weights=s.counts
-        )
-        for name, s in table.sensitive.items()
-        if name in view.sensitive
-    }
-    return ClassTable(view, node, keys, sizes, sensitive)
+    names = [name for name in table.sensitive if name in view.sensitive]
+    sensitive, members = merge_sensitive(table, inverse, n_classes, names)
+    return ClassTable(view, node, keys, sizes, sensitive, None, members)
 
 
 class NodeEvaluator:
@@ -279,8 +354,32 @@ class NodeEvaluator:
         outcome, _ = self.verdict(table)
         return outcome
 
+    def settle(self, table: ClassTable) -> tuple[ClassTable, NodeOutcome, np.ndarray]:
+        """The verdict on a class table as a release reads it: the table the release is made
+        from, the verdict, and which of that table's classes are kept. Counting records, the
+        table is ``table``; counting people, it is ``table`` with each class split between the
+        people kept and those suppressed (``split_by_people``), since suppressing a person
+        takes their records out of every class they sit in."""
+        if table.members is None:
+            outcome, ok = self.verdict(table)
+            return table, outcome, ok
+        outcome, removed = self._people_verdict(table)
+        if not removed.any():
+            return table, outcome, np.ones(table.n_classes, dtype=bool)
+        split, ok = split_by_people(table, removed)
+        if outcome.kept is not None:
+            outcome = replace(outcome, kept=ok)
+        return split, outcome, ok
+
     def verdict(self, table: ClassTable) -> tuple[NodeOutcome, np.ndarray]:
-        """The verdict on a class table and the kept-class mask of its fixed point."""
+        """The verdict on a class table and the kept-class mask of its fixed point (counting
+        people: which classes keep every one of their people; ``settle`` gives the table a
+        release reads)."""
+        if table.members is not None:
+            outcome, removed = self._people_verdict(table)
+            m = table.members
+            lost = np.bincount(m.pair_class[removed.take(m.pair_person)], minlength=table.n_classes)
+            return outcome, lost == 0
         node, sizes, limit = table.node, table.sizes, self.limit
         if self._k_only is not None:  # k-anonymity's formula, without a model object per node
             ok = sizes >= self._k_only
@@ -303,6 +402,90 @@ class NodeEvaluator:
         satisfied = suppressed <= limit and suppressed < table.n_records
         kept = ok if satisfied else None
         return NodeOutcome(node, satisfied, False, True, suppressed, table.n_classes, kept), ok
+
+    def _people_verdict(self, table: ClassTable) -> tuple[NodeOutcome, np.ndarray]:
+        """The verdict when classes count people, and the people it suppresses (a mask over
+        person codes).
+
+        A person is suppressed with all their records, wherever they sit: the people of the
+        classes that violate a model go, which can leave other classes (where they also had
+        records) violating in turn, so it iterates to a fixed point — first over the models
+        monotone with suppression (whose fixed point only shrinks as the node is generalized:
+        a coarser class holds every person of the finer classes it merges, so ``monotone_ok``
+        carries up the lattice as it does for records), then over every model. The suppressed
+        records are counted against the limit, which stays a fraction of records."""
+        m = table.members
+        assert m is not None
+        node, limit, n = table.node, self.limit, table.n_classes
+        removed = np.zeros(m.n_people, dtype=bool)
+        if self._k_only is not None:  # k-anonymity's formula on the people counts
+            people = table.people
+            ok = people >= self._k_only
+        else:
+            ok = np.ones(n, dtype=bool)
+            for ev in evaluate_models(table, self.monotone_configs):
+                ok &= ev.class_ok
+        clean = bool(ok.all())
+        suppressed = 0
+        if not clean:
+            removed, suppressed = self._remove_people(
+                table, ok, removed, self.monotone_configs, table
+            )
+        if suppressed > limit:
+            return NodeOutcome(node, False, False, False, suppressed, n), removed
+        if self.other_configs:
+            current = table
+            if removed.any():
+                current, _ = without_people(table, removed)
+            ok = np.ones(current.n_classes, dtype=bool)
+            for ev in evaluate_models(current, self.configs):
+                ok &= ev.class_ok
+            if not ok.all():
+                clean = False
+                removed, suppressed = self._remove_people(current, ok, removed, self.configs, table)
+        if clean:
+            return NodeOutcome(node, True, True, True, 0, n), removed
+        satisfied = suppressed <= limit and suppressed < table.n_records
+        kept = np.ones(n, dtype=bool) if satisfied else None  # (``settle`` sets the split's)
+        return NodeOutcome(node, satisfied, False, True, suppressed, n, kept), removed
+
+    def _remove_people(
+        self,
+        table: ClassTable,
+        ok: np.ndarray,
+        removed: np.ndarray,
+        configs: list[ModelConfig],
+        whole: ClassTable,
+    ) -> tuple[np.ndarray, int]:
+        """Suppress the people of the classes not ``ok`` (of ``table``, from which the people
+        in ``removed`` are gone already) and of every class that then violates ``configs``,
+        until none does or more than the limit's records are suppressed. Returns the people
+        removed and their records in ``whole`` (the node's table: every record counts)."""
+        m = table.members
+        assert m is not None and whole.members is not None
+        removed = removed.copy()
+        pair_class, pair_person = m.pair_class, m.pair_person
+        k_only = self._k_only if configs is self.monotone_configs else None
+        while True:
+            removed[pair_person[~ok.take(pair_class)]] = True
+            gone = removed.take(pair_person)
+            suppressed = int(
+                whole.members.pair_records[removed.take(whole.members.pair_person)].sum()
+            )
+            if suppressed > self.limit or gone.all():
+                return removed, suppressed
+            if k_only is not None:  # the people left per class, no table rebuilt
+                people = np.bincount(pair_class[~gone], minlength=table.n_classes)
+                ok = (people == 0) | (people >= k_only)
+            else:
+                current, live = without_people(table, removed)
+                live_ok = np.ones(current.n_classes, dtype=bool)
+                for ev in evaluate_models(current, configs):
+                    live_ok &= ev.class_ok
+                ok = np.ones(table.n_classes, dtype=bool)
+                ok[live] = live_ok
+            if ok.all():
+                return removed, suppressed
 
     def _fixed_point(
         self, table: ClassTable, ok: np.ndarray, suppressed: int
@@ -412,8 +595,7 @@ class SearchProblem:
     # ------------------------------------------------------------------ the optimum
     def score(self, node: Node) -> tuple[float, NodeOutcome, np.ndarray | None]:
         """The metric of the release a satisfying node makes."""
-        table = self.evaluator.table(node)
-        outcome, kept = self.evaluator.verdict(table)
+        table, outcome, kept = self.evaluator.settle(self.evaluator.table(node))
         i = self.lattice.index(node)
         if i not in self.outcomes:  # ranking a tagged node evaluates it
             self.evaluator.evaluations += 1

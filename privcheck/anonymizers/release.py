@@ -29,12 +29,70 @@ from privcheck.report import Report
 
 
 def removed_columns(data: pd.DataFrame, policy: Policy) -> list[str]:
-    """Columns a release leaves out: identifiers and columns the policy does not list."""
+    """Columns a release leaves out: identifiers and columns the policy does not list — the
+    individual column among them, unless it is released as a pseudonym."""
+    kept = policy.individual if policy.individual_released else None
     return [
         str(c)
         for c in data.columns
-        if c not in policy.attributes or policy.attributes[c].role is Role.identifier
+        if c != kept
+        and (c not in policy.attributes or policy.attributes[c].role is Role.identifier)
     ]
+
+
+def people_counts(encoded: EncodedTable, check: Report) -> dict[str, int | None]:
+    """An anonymization report's people: ``n_individuals`` of the input and
+    ``n_suppressed_individuals`` — those its release's re-check did not find, since a person's
+    records are suppressed together (both None when the policy counts records)."""
+    if encoded.individual is None:
+        return {"n_individuals": None, "n_suppressed_individuals": None}
+    kept = check.n_individuals or 0
+    return {
+        "n_individuals": encoded.n_individuals,
+        "n_suppressed_individuals": encoded.n_individuals - kept,
+    }
+
+
+def without_individual(release: pd.DataFrame, policy: Policy) -> pd.DataFrame:
+    """The release without the individual column a re-check read (``materialise``'s
+    ``keep_individual``), unless the policy releases it as a pseudonym."""
+    name = policy.individual
+    if name is None or policy.individual_released or name not in release.columns:
+        return release
+    return release.drop(columns=[name])
+
+
+def pseudonymize(data: pd.DataFrame, policy: Policy) -> pd.DataFrame:
+    """``data`` with the individual column replaced by keyed pseudonyms, when the policy asks
+    (``pseudonymize_individual``): HMAC-SHA-256 of each distinct value under a 32-byte key
+    drawn from the operating system for this release, never written or returned, so nobody —
+    the publisher included — can recompute a pseudonym from an identifier or link two
+    releases; a person's records share one pseudonym (a re-check counts people from them).
+    One HMAC per distinct person, one gather per row."""
+    name = policy.individual
+    if not policy.individual_released or name not in data.columns:
+        return data
+    import hmac
+    import secrets
+    from hashlib import sha256
+
+    key = secrets.token_bytes(32)
+    codes, uniques = pd.factorize(data[name], use_na_sentinel=True)
+    if (codes < 0).any():  # (encoding refuses it too, naming the row: say it the same way)
+        from privcheck.encoding import encode_individual
+
+        encode_individual(data[name], name)
+    tokens = np.array(
+        [
+            hmac.new(key, str(v).encode("utf-8"), sha256).hexdigest()[:20]
+            for v in np.asarray(uniques, dtype=object)
+        ],
+        dtype=object,
+    )
+    del key
+    out = data.copy(deep=False)
+    out[name] = pd.Series(tokens).array.take(codes)
+    return out
 
 
 def materialise(
@@ -47,9 +105,13 @@ def materialise(
     keep_order: bool = False,
     seed: int | None = None,
     table: ClassTable | None = None,
+    keep_individual: bool = False,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The released DataFrame for ``node`` with the records in ``kept`` kept, and which of its
     rows are suppressed records (all False unless they are written as ``*``).
+
+    ``keep_individual`` keeps the policy's individual column for the re-check to count people
+    from; the caller drops it afterwards (``without_individual``).
 
     ``table``: the class table at ``node`` with the class of every record, when the caller has
     it (an anonymizer's chosen node): the released rows' codes are then gathered from its keys
@@ -61,6 +123,8 @@ def materialise(
     (permuting strings after materialising them cost 4× the whole materialisation on 1 M rows).
     """
     drop = set(removed_columns(data, policy))
+    if keep_individual:
+        drop.discard(policy.individual)
     columns = [c for c in data.columns if c not in drop]
     star = policy.suppressed_records == "star"
     rows = np.arange(len(data)) if star else np.flatnonzero(kept)
@@ -192,6 +256,9 @@ def released_rows(
     for col in encoded.sensitive.values():
         columns.append(col.codes.take(rows))
         cards.append(col.cardinality())
+    if encoded.individual is not None:  # one row per person and values: the check counts people
+        columns.append(encoded.individual.take(rows))
+        cards.append(encoded.n_individuals)
     inverse, n_groups = group(columns, cards)
     first = rows.take(first_rows(inverse, n_groups))
     out: dict = {}
@@ -200,6 +267,8 @@ def released_rows(
         out[col.name] = labels.take(col.codes_at(level).take(first))
     for name in encoded.sensitive:
         out[name] = data[name].take(first).reset_index(drop=True)
+    if encoded.individual is not None:
+        out[policy.individual] = encoded.individual.take(first)
     weights = (
         np.bincount(inverse, minlength=n_groups)
         if encoded.weights is None

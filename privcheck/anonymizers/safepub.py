@@ -128,6 +128,10 @@ class SafePub(Anonymizer):
     )
     #: the mechanism models this anonymizer enforces
     mechanisms: ClassVar[frozenset[str]] = frozenset({"differential-privacy"})
+    people_reason: ClassVar[str] = (
+        "its (ε, δ) guarantee is per record, and a person with several records would need "
+        "group privacy (ε and δ scaled by the records per person), which it does not provide"
+    )
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
@@ -204,6 +208,7 @@ class SafePub(Anonymizer):
         progress: Progress | None = None,
     ) -> tuple[pd.DataFrame, AnonymizationReport]:
         started = time.perf_counter()
+        self.refuse_individual(policy)
         if previous is not None:
             raise PolicyError(
                 "safepub draws a fresh random sample: --previous (the node of an earlier "

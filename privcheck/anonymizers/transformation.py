@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from privcheck.anonymizers.problem import NodeEvaluator
-from privcheck.anonymizers.release import materialise, recheck
+from privcheck.anonymizers.release import materialise, pseudonymize, recheck, without_individual
 from privcheck.anonymizers.side_files import parse_transformation, read_side_file
 from privcheck.checker import check_table
 from privcheck.classes import count
@@ -170,16 +170,22 @@ def apply(
         if not spark:
             data = to_pandas(data)
     if spark:
+        if policy.individual is not None:
+            raise PolicyError(
+                f"apply on a Spark frame suppresses aggregated classes, not people: it cannot "
+                f"take a person's records out together ('individual: {policy.individual}'); "
+                "collect the batch to pandas (or a file) to apply the transformation"
+            )
         agg = aggregate(data, policy, max_groups=max_groups)
         encoded = encode(agg, check_policy(policy), weight_column=WEIGHT)
     else:
-        data = read_table(data)
+        data = pseudonymize(read_table(data), policy)
         encoded = encode(data, policy)
     node = _node(encoded, t["node"])
     limit = int(np.floor(policy.suppression_limit * encoded.n_records + 1e-9))
     table = count(encoded, node, track_records=not spark)
     evaluator = NodeEvaluator(encoded, table_models(policy.models), limit, lower=node, root=table)
-    outcome, kept = evaluator.verdict(table)
+    settled, outcome, kept = evaluator.settle(table)
     if not outcome.satisfied:
         report = check_table(table, policy, source="batch at the transformation's node")
         if report.passed:  # pragma: no cover - a failing verdict has violating classes
@@ -193,11 +199,13 @@ def apply(
         mapping = node_mapping(agg, encoded, node, table, kept, policy)
         release, kept_rows = spark_release(data, policy, mapping)
         return release, mark_draft(engine_recheck(kept_rows, policy), policy)
-    kept_records = kept[table.record_class]
+    kept_records = kept[settled.record_class]
     release, suppressed = materialise(
-        data, encoded, node, kept_records, policy, keep_order=keep_order, seed=seed
-    )
-    return release, mark_draft(recheck(release, suppressed, policy), policy)
+        data, encoded, node, kept_records, policy, keep_order=keep_order, seed=seed,
+        keep_individual=True,
+    )  # fmt: skip
+    check = recheck(release, suppressed, policy)
+    return without_individual(release, policy), mark_draft(check, policy)
 
 
 __all__ = ["apply", "effective_policy", "load_transformation", "transformation_json"]

@@ -65,8 +65,13 @@ def max_groups_limit(max_groups: int | None = None) -> int:
 
 
 def key_columns(policy: Policy) -> list[str]:
-    """The group-by keys of a check: quasi-identifiers, then sensitive attributes."""
-    return policy.quasi_identifiers + policy.sensitive_attributes
+    """The group-by keys of a check: quasi-identifiers, then sensitive attributes, then the
+    individual column when the policy counts people (each group is then one person's records
+    with the same values, and the check counts distinct people from the groups)."""
+    keys = policy.quasi_identifiers + policy.sensitive_attributes
+    if policy.individual is not None:
+        keys.append(policy.individual)
+    return keys
 
 
 def check_columns(names: list[str], policy: Policy) -> None:
@@ -87,6 +92,10 @@ def check_columns(names: list[str], policy: Policy) -> None:
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"
         )
+    if policy.individual is not None and policy.individual not in present:
+        from privcheck.encoding import missing_individual
+
+        raise missing_individual(policy.individual, names)
 
 
 def check_missing(agg: pd.DataFrame, policy: Policy) -> None:
@@ -101,7 +110,7 @@ def check_missing(agg: pd.DataFrame, policy: Policy) -> None:
     if policy.missing != "error" or agg.empty:
         return
     weights = agg[WEIGHT].to_numpy()
-    for name in key_columns(policy):
+    for name in policy.quasi_identifiers + policy.sensitive_attributes:
         # the same test as encoding: NA codes, plus uniques that are blank strings
         codes, uniques = pd.factorize(agg[name], use_na_sentinel=True)
         blank_value = np.array(

@@ -97,7 +97,7 @@ class AlphaKAnonymity(PrivacyModel):
     @classmethod
     def evaluate(cls, table: ClassTable, config: AlphaKAnonymityConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
-        sizes = table.sizes
+        sizes = table.subjects
         if config.value is None:
             top = class_max(s.counts, s)
         else:

@@ -68,7 +68,7 @@ class AverageRisk(PrivacyModel):
 
     @classmethod
     def evaluate(cls, table: ClassTable, config: AverageRiskConfig) -> TableEvaluation:
-        sizes = table.sizes
+        sizes = table.subjects
         pop = population_sizes(table, config.attacker, cls.name)
         risk = record_risk(sizes, pop)
         f = sizes.astype(float)

@@ -33,7 +33,7 @@ from pydantic import Field
 from privcheck.classes import ClassTable
 from privcheck.hookspecs import hookimpl
 from privcheck.models.base import Evaluation, PrivacyModel
-from privcheck.models.shares import class_all, class_max, entry_shares
+from privcheck.models.shares import class_all, class_max, table_shares
 from privcheck.policy import SensitiveModelConfig
 
 
@@ -56,7 +56,7 @@ class BetaLikeness(PrivacyModel):
     @classmethod
     def evaluate(cls, table: ClassTable, config: BetaLikenessConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
-        e = entry_shares(s, table.sizes)
+        e = table_shares(table, config.attribute)
         gain = e.relative_gain()
         worst = class_max(np.maximum(gain, 0.0), s)
         if config.variant == "basic":

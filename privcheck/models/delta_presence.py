@@ -75,7 +75,7 @@ class DeltaPresence(PrivacyModel):
 
         big_f = class_population_sizes(table).astype(float)
         with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(big_f > 0, table.sizes / big_f, np.inf)
+            ratio = np.where(big_f > 0, table.subjects / big_f, np.inf)
         ok = (ratio >= config.delta_min) & (ratio <= config.delta_max)
         ev = TableEvaluation(
             config,

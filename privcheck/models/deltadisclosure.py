@@ -31,7 +31,7 @@ from pydantic import BeforeValidator, Field
 from privcheck.classes import ClassTable
 from privcheck.hookspecs import hookimpl
 from privcheck.models.base import Evaluation, PrivacyModel
-from privcheck.models.shares import class_max, entry_shares
+from privcheck.models.shares import class_max, table_shares
 from privcheck.policy import SensitiveModelConfig
 
 
@@ -64,7 +64,7 @@ class DeltaDisclosure(PrivacyModel):
     @classmethod
     def evaluate(cls, table: ClassTable, config: DeltaDisclosureConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
-        ratio = entry_shares(s, table.sizes).ratio()
+        ratio = table_shares(table, config.attribute).ratio()
         log = np.log2(ratio) if config.log_base == 2 else np.log(ratio)
         worst = class_max(np.abs(log), s)
         base = "log2" if config.log_base == 2 else "ln"

@@ -22,7 +22,7 @@ class KAnonymityConfig(ModelConfig):
 class KAnonymity(PrivacyModel):
     name = "k-anonymity"
     config = KAnonymityConfig
-    summary = "every class has at least k records"
+    summary = "every class has at least k records (k people with an individual column)"
 
     @classmethod
     def monotone_with_suppression(cls, config: KAnonymityConfig) -> bool:
@@ -31,7 +31,9 @@ class KAnonymity(PrivacyModel):
 
     @classmethod
     def evaluate(cls, table: ClassTable, config: KAnonymityConfig) -> Evaluation:
-        return Evaluation(config, table.sizes >= config.k, table.sizes.astype(float), "class size")
+        sizes = table.subjects  # distinct people when the policy names an individual
+        what = "class size" if table.people is None else "class size (people)"
+        return Evaluation(config, sizes >= config.k, sizes.astype(float), what)
 
 
 @hookimpl

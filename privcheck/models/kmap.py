@@ -32,7 +32,7 @@ import numpy as np
 from pydantic import Field
 
 from privcheck.classes import ClassTable, count
-from privcheck.encoding import EncodedTable
+from privcheck.encoding import EncodedTable, n_subjects
 from privcheck.hookspecs import hookimpl
 from privcheck.models.base import Evaluation, PrivacyModel
 from privcheck.policy import ModelConfig, PopulationTable
@@ -86,7 +86,7 @@ class KMap(PrivacyModel):
     @classmethod
     def validate_data(cls, encoded: EncodedTable, config: KMapConfig) -> None:
         policy = encoded.policy
-        population_size(policy, encoded.n_records, cls.name)
+        population_size(policy, n_subjects(encoded), cls.name)
         if isinstance(policy.population, PopulationTable):
             check_contains(count(encoded, track_records=False), cls.name)
 
@@ -99,16 +99,16 @@ class KMap(PrivacyModel):
 
             big_f = class_population_sizes(table).astype(float)
             return Evaluation(config, big_f >= config.k, big_f, "population class size")
-        n = table.n_records
+        n = table.n_subjects
         size = population_size(policy, n, cls.name)
         fraction = n / size
         estimator = config.estimator or "poisson"
         significance = 0.01 if config.significance is None else config.significance
         k_prime = min(derived_k(config.k, fraction, estimator, significance), n)
-        estimate = table.sizes / fraction
+        estimate = table.subjects / fraction
         return Evaluation(
             config,
-            table.sizes >= max(k_prime, 1),
+            table.subjects >= max(k_prime, 1),
             estimate,
             f"estimated population class size (f/π; passes at f ≥ {k_prime})",
         )

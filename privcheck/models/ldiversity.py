@@ -122,7 +122,7 @@ class LDiversity(PrivacyModel):
             distinct = distinct_counts(s)
             return Evaluation(config, distinct >= config.l, distinct, "distinct values")
         if config.variant == "entropy":
-            n = table.sizes.astype(float)
+            n = table.value_sizes(config.attribute).astype(float)
             excess, scale = entropy_excess(s, n, config.l)
             ok = excess <= _ENTROPY_RTOL * scale
             exp_entropy = np.exp(entropy(s, n))

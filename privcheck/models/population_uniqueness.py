@@ -26,7 +26,8 @@ import numpy as np
 from pydantic import Field
 
 from privcheck.classes import ClassTable
-from privcheck.encoding import EncodedTable
+from privcheck.encoding import EncodedTable, n_subjects
+from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.models.base import PrivacyModel
 from privcheck.models.reidentification import TableEvaluation
@@ -75,12 +76,20 @@ class PopulationUniqueness(PrivacyModel):
 
     @classmethod
     def validate_data(cls, encoded: EncodedTable, config: PopulationUniquenessConfig) -> None:
-        population_size(encoded.policy, encoded.n_records, cls.name)
+        population_size(encoded.policy, n_subjects(encoded), cls.name)
 
     @classmethod
     def evaluate(cls, table: ClassTable, config: PopulationUniquenessConfig) -> TableEvaluation:
-        sizes = table.sizes
-        size = population_size(table.encoded.policy, table.n_records, cls.name)
+        sizes = table.subjects
+        if table.people is not None and int(sizes.sum()) != table.n_individuals:
+            raise PolicyError(
+                "population-uniqueness cannot count people here: its estimators read the "
+                "class sizes of a sample in which each person sits in one class, but some "
+                f"people of {table.encoded.policy.individual!r} have records in several "
+                "classes (quasi-identifiers that vary across their records); use k-anonymity "
+                "or average-risk, which count people per class"
+            )
+        size = population_size(table.encoded.policy, table.n_subjects, cls.name)
         ok = np.ones(len(sizes), dtype=bool)
         if len(sizes) and not holds(sizes, size, config):
             order = np.argsort(sizes, kind="stable")  # smallest (riskiest) first

@@ -87,7 +87,7 @@ class RecordRisk(PrivacyModel):
 
     @classmethod
     def evaluate(cls, table: ClassTable, config: RecordRiskConfig) -> TableEvaluation:
-        sizes = table.sizes
+        sizes = table.subjects
         pop = population_sizes(table, config.attacker, cls.name)
         risk = record_risk(sizes, pop)
         above = risk > config.threshold

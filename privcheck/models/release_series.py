@@ -47,7 +47,7 @@ from pydantic import Field
 
 from privcheck.classes import ClassTable
 from privcheck.encoding import EncodedTable, _string_labels
-from privcheck.errors import DataError
+from privcheck.errors import DataError, PolicyError
 from privcheck.hierarchy import TOP, LevelArrays
 from privcheck.hookspecs import hookimpl
 from privcheck.models.base import Evaluation, PrivacyModel
@@ -164,6 +164,19 @@ def _top_columns(star: np.ndarray) -> np.ndarray:
     return ~(star & ~everywhere).any(axis=1)
 
 
+def refuse_people(policy: Policy) -> None:
+    """People cannot be counted across releases: the earlier releases carry no individual
+    column (a release drops it, or pseudonymizes it under a key of its own), so who sits in
+    their classes is unknown."""
+    if policy.individual is not None:
+        raise PolicyError(
+            "k-anonymity-across-releases cannot count people: the earlier releases do not "
+            f"carry the individual column {policy.individual!r} (a release drops it, or "
+            "pseudonymizes it under a key of its own), so the people in their classes are "
+            "unknown; check each release with k-anonymity, or leave 'individual' out"
+        )
+
+
 class ReleaseSeries(PrivacyModel):
     name = "k-anonymity-across-releases"
     config = ReleaseSeriesConfig
@@ -172,12 +185,14 @@ class ReleaseSeries(PrivacyModel):
 
     @classmethod
     def validate_data(cls, encoded: EncodedTable, config: ReleaseSeriesConfig) -> None:
+        refuse_people(encoded.policy)
         qis = encoded.qi_names
         for path in previous_paths(encoded.policy, config):
             _load_previous(path, qis, config.attribute)
 
     @classmethod
     def evaluate(cls, table: ClassTable, config: ReleaseSeriesConfig) -> Evaluation:
+        refuse_people(table.encoded.policy)
         value = candidate_sets(table, config)
         return Evaluation(
             config, value >= config.k, value.astype(float), "candidate set across releases"

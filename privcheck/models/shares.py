@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from privcheck.classes import SensitiveCounts
+from privcheck.classes import ClassTable, SensitiveCounts
 
 
 @dataclass(eq=False)
@@ -55,6 +55,26 @@ def entry_shares(s: SensitiveCounts, sizes: np.ndarray) -> EntryShares:
     totals = np.rint(totals).astype(np.int64)
     sizes = np.asarray(sizes, dtype=np.int64)
     return EntryShares(cls, counts, sizes[cls], totals[s.values], int(sizes.sum()))
+
+
+def table_shares(table: ClassTable, name: str) -> EntryShares:
+    """``entry_shares`` of attribute ``name`` of a class table: counted in records as above; in
+    people, c is the class's people holding the value, n its people, T the table's people
+    holding the value and N the table's people (so q and p are the chances that a person of the
+    class, or of the table, holds it)."""
+    s = table.sensitive[name]
+    if table.members is None:
+        return entry_shares(s, table.sizes)
+    cls = s.entry_class()
+    holders = np.rint(table.value_totals(name)).astype(np.int64)
+    people = np.asarray(table.subjects, dtype=np.int64)
+    return EntryShares(
+        cls,
+        np.asarray(s.counts, dtype=np.int64),
+        people[cls],
+        holders[s.values],
+        int(table.n_individuals or 0),
+    )
 
 
 def class_max(values: np.ndarray, s: SensitiveCounts, empty: float = 0.0) -> np.ndarray:

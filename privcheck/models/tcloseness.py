@@ -122,9 +122,10 @@ class TCloseness(PrivacyModel):
     @classmethod
     def evaluate(cls, table: ClassTable, config: TClosenessConfig) -> Evaluation:
         s = table.sensitive[config.attribute]
-        sizes = table.sizes.astype(float)
-        total = sizes.sum()
-        q = s.totals() / total if total else np.zeros(s.n_values)
+        sizes = table.value_sizes(config.attribute).astype(float)
+        totals = table.value_totals(config.attribute)
+        total = totals.sum()
+        q = totals / total if total else np.zeros(s.n_values)
         if config.distance == "equal":
             emd = emd_equal(s, sizes, q)
         elif config.distance == "ordered":

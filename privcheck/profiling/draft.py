@@ -40,6 +40,7 @@ from privcheck.profiling.columns import (
     plain_columns,
     sample_rows,
 )
+from privcheck.profiling.individual import Individual, find_individual, per_person
 from privcheck.profiling.tags import (
     REVIEW,
     absent_columns,
@@ -74,6 +75,8 @@ class ColumnProfile:
     built: hierarchies.Built | None = field(default=None, repr=False)
     #: the column's missing values (``missing: own_class`` when it is a QI or sensitive)
     n_missing: int = field(default=0, repr=False)
+    #: what the rules read the column as (age, sex, birth …; ``individual`` reads it)
+    concept: str | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -116,6 +119,10 @@ class Profile:
     #: the policy file and hierarchy files written (``write_draft``)
     policy_path: str | None = None
     hierarchy_files: list[str] = field(default_factory=list)
+    #: the column that identifies the person when people have several rows (``individual``)
+    individual: str | None = None
+    #: why it was drafted (the policy line's comment)
+    individual_reason: str | None = None
 
     @property
     def quasi_identifiers(self) -> list[str]:
@@ -136,6 +143,7 @@ class Profile:
             "suppression_limit": self.suppression_limit,
             "missing": self.missing or "error",
             "quasi_identifiers": self.quasi_identifiers,
+            "individual": self.individual,
             "unique_records": self.unique_records,
             "check": self.check,
             "notes": self.notes,
@@ -235,6 +243,7 @@ def _profile_column(
         reason=decision.reason,
         review=decision.review or decision.reason.startswith("review:"),
         n_missing=col.n_missing,
+        concept=decision.concept,
     )
     if decision.role == "quasi_identifier":
         built = hierarchies.build(col, info, decision.concept, k)
@@ -328,6 +337,7 @@ def draft_policy(
         done = dict(zip(heavy, pool.map(one, heavy), strict=True))
     columns = [done[n] for n in names]
     rules.pair_names(columns)  # a first-name column beside a last-name column: one pair
+    individual = _draft_individual(table, columns, positions, seed, notes)
 
     missing = any(c.n_missing for c in columns if c.role in ("quasi_identifier", "sensitive"))
     limit = DEFAULT_SUPPRESSION if suppression is None else float(suppression)
@@ -343,11 +353,46 @@ def draft_policy(
         notes=[*notes, *warnings],
         warnings=warnings,
     )
+    if individual is not None:
+        profile.individual, profile.individual_reason = individual.name, individual.reason
     policy = parse_policy(policy_dict(profile))
     if check:
         preview(frame, policy, profile)
     profile.seconds = time.perf_counter() - started
     return Draft(policy, profile)
+
+
+def _draft_individual(
+    table: pa.Table,
+    columns: list[ColumnProfile],
+    positions: np.ndarray,
+    seed: int,
+    notes: list[str],
+) -> Individual | None:
+    """Find the column that identifies the person (``profiling.individual``); when there is
+    one, make it the draft's ``individual`` (an identifier, left out of the attributes) and
+    turn into identifiers the columns that are unique per person, not per row."""
+    found = find_individual(table, columns, seed)
+    if found is None:
+        return None
+    key = next(c for c in columns if c.name == found.name)
+    key.role, key.review, key.hierarchy, key.built = "identifier", False, None, None
+    key.reason = f"the individual (classes count people): {found.reason}"
+    for name, decision in per_person(table, found, columns, positions, _detect, infer):
+        c = next(c for c in columns if c.name == name)
+        c.role, c.hierarchy, c.built = "identifier", None, None
+        c.review = decision.review or decision.reason.startswith("review:")
+        c.pattern = decision.pattern or c.pattern
+        c.reason = (
+            f"{decision.reason} — counted per person of {found.name!r}: its values repeat "
+            "over each person's records"
+        )
+    notes.append(
+        f"a person has several rows: {found.name!r} identifies the person "
+        f"({found.n_people:,} people in {found.n_rows:,} records), so the models count people "
+        "per class, not records"
+    )
+    return found
 
 
 def models(profile: Profile) -> list[dict[str, Any]]:
@@ -397,8 +442,15 @@ def _entry(c: ColumnProfile, hierarchy: dict[str, Any] | None) -> dict[str, Any]
 def policy_dict(profile: Profile, specs: dict[str, dict[str, Any]] | None = None) -> dict:
     """The draft as a policy mapping (``specs``: hierarchy specs as written, by column)."""
     specs = specs or {}
-    data: dict[str, Any] = {
-        "attributes": {c.name: _entry(c, specs.get(c.name, c.hierarchy)) for c in profile.columns},
+    data: dict[str, Any] = {}
+    if profile.individual is not None:  # (a person key: counted, never an attribute)
+        data["individual"] = profile.individual
+    data |= {
+        "attributes": {
+            c.name: _entry(c, specs.get(c.name, c.hierarchy))
+            for c in profile.columns
+            if c.name != profile.individual
+        },
         "models": models(profile),
         "suppression_limit": profile.suppression_limit,
     }
@@ -423,8 +475,9 @@ def preview(frame: Any, policy: Policy, profile: Profile) -> None:
     report = check_table(table, policy)
     identifiers = present_identifiers(names, policy)
     finish_report(report, policy, identifiers=identifiers, n_suppressed=0, n_rows=profile.rows)
-    sizes = np.asarray(table.sizes)
-    profile.unique_records = int(np.count_nonzero(sizes == 1))
+    # records alone in their class (counting people: the records of a class of one person)
+    alone = np.asarray(table.subjects) == 1
+    profile.unique_records = int(np.asarray(table.sizes)[alone].sum())
     findings = []
     if identifiers:
         findings.append(
@@ -524,11 +577,22 @@ def policy_text(profile: Profile, specs: dict[str, dict[str, Any]], as_json: boo
             c.name, _entry(c, specs.get(c.name, c.hierarchy)), "" if c.review else c.reason
         )
         for c in profile.columns
+        if c.name != profile.individual
     ]
     model_lines = []
     for m in models(profile):
-        if m["model"] == "k-anonymity":
+        if m["model"] == "k-anonymity" and profile.individual is not None:
+            note = (
+                f"each person shares their quasi-identifiers with at least {m['k'] - 1} other "
+                "people"
+            )
+        elif m["model"] == "k-anonymity":
             note = f"each record shares its quasi-identifiers with at least {m['k'] - 1} others"
+        elif profile.individual is not None:
+            note = (
+                f"each class holds at least {m['l']} distinct values of {m['attribute']} "
+                "among its people"
+            )
         else:
             note = f"each class holds at least {m['l']} distinct values of {m['attribute']}"
         model_lines.append(writer.ModelLine(m, note))
@@ -539,6 +603,11 @@ def policy_text(profile: Profile, specs: dict[str, dict[str, Any]], as_json: boo
         missing=profile.missing,
         missing_comment=_missing_comment(profile) if profile.missing else "",
         header=_header(profile),
+        individual=(
+            None
+            if profile.individual is None
+            else writer.IndividualLine(profile.individual, profile.individual_reason or "")
+        ),
     )
 
 

@@ -92,9 +92,14 @@ def summary_text(profile: Profile, data: str | None = None) -> str:
     qis = profile.quasi_identifiers
     if profile.unique_records is not None:
         if qis:
+            alone = (
+                "are unique on the"
+                if profile.individual is None
+                else "belong to the only person of their class on the"
+            )
             lines.append(
                 f"{profile.unique_records:,} of {profile.rows:,} records "
-                f"({pct(profile.unique_records / profile.rows)}) are unique on the "
+                f"({pct(profile.unique_records / profile.rows)}) {alone} "
                 f"{len(qis)} quasi-identifier(s) {listing(qis, 8)}"
             )
         else:

@@ -91,6 +91,14 @@ class ModelLine:
     comment: str = ""
 
 
+@dataclass
+class IndividualLine:
+    """The ``individual:`` line (the column that identifies the person) and its comment."""
+
+    name: str
+    comment: str
+
+
 def policy_yaml(
     attributes: Sequence[AttributeLine],
     models: Sequence[ModelLine],
@@ -99,9 +107,16 @@ def policy_yaml(
     missing: str | None = None,
     missing_comment: str = "",
     header: Sequence[str] = (),
+    individual: IndividualLine | None = None,
 ) -> str:
-    """The policy text: header comments, one line per attribute and per model."""
+    """The policy text: header comments, the individual (if any), one line per attribute and
+    per model."""
     lines = [f"# {comment(h)}" if h else "#" for h in header]
+    if individual is not None:
+        text = f"individual: {scalar(individual.name)}"
+        if individual.comment:
+            text += f"  # {comment(individual.comment)}"
+        lines.append(text)
     lines.append("attributes:")
     keys = [scalar(a.name) + ":" for a in attributes]
     width = min(max((len(k) for k in keys), default=0), 28)

@@ -151,3 +151,28 @@ def test_cli_check_on_spark_glob_and_csv(spark, tmp_path, adult_frame):
         assert got["n_records"] == expected.n_records == len(adult_frame)
         assert [m["value"] for m in got["models"]] == [m.value for m in expected.models]
         assert got["n_classes"] == expected.n_classes
+
+
+def test_people_counted_in_spark_and_what_refuses(spark, tmp_path):
+    """A check in Spark counts people (the individual joins the group-by) exactly as pandas;
+    anonymize and apply on a Spark frame refuse a policy that counts people, in one line."""
+    import privcheck
+    from privcheck.errors import PolicyError
+    from tests.people_helpers import VISIT_POLICY, visits
+
+    frame = visits(300, seed=4)
+    policy = json.loads(json.dumps(VISIT_POLICY))
+    for attr in policy["attributes"].values():
+        attr.pop("hierarchy", None)
+    policy["models"].append(
+        {"model": "l-diversity", "variant": "entropy", "l": 1.5, "attribute": "diagnosis"}
+    )
+    native = spark.read.parquet(str(write_parquet(frame, tmp_path)))
+    got, expected = check(native, policy), check(frame, policy)
+    assert got.n_individuals == expected.n_individuals == 300
+    assert comparable(got) == comparable(expected)
+    with pytest.raises(PolicyError, match="cannot take a person's records out together"):
+        privcheck.anonymize(native, VISIT_POLICY)
+    transformation = {"node": {q: 0 for q in ("sex", "birth_year", "zip", "age", "ward")}}
+    with pytest.raises(PolicyError, match="apply on a Spark frame suppresses aggregated"):
+        privcheck.apply(native, transformation, VISIT_POLICY)
