@@ -13,7 +13,7 @@ import numpy as np
 from privcheck.classes import ClassTable, count
 from privcheck.details import sensitive_distribution, size_histogram, value_histogram
 from privcheck.encoding import encode, sensitive_read
-from privcheck.engines import SOURCE_COLUMNS, WEIGHT, aggregate
+from privcheck.engines import SOURCE_COLUMNS, WEIGHT, aggregate, engine_columns, is_engine_frame
 from privcheck.engines import check_policy as engine_check_policy
 from privcheck.errors import DataError
 from privcheck.io import read_table
@@ -309,6 +309,31 @@ def is_arrow(frame: Any) -> bool:
     return hasattr(frame, "column_names") and not hasattr(frame, "iloc")
 
 
+def individual_absent(columns: Any, policy: Policy) -> tuple[Policy, str | None]:
+    """The policy a table is checked under when it lacks the ``individual`` column, and the
+    note that says so (None, and the policy unchanged, when the column is there or not named).
+
+    ``anonymize`` removes the person key from its release (unless it pseudonymizes it), so a
+    release cannot be counted in people: its classes are counted in records instead. Every
+    class of a privcheck release holds at least k people (its anonymization report's re-check
+    counted them), hence at least k records, so the release passes its own policy here — but a
+    table of records whose people cannot be told apart is judged only as records, and the note
+    says so rather than claiming a count of people this check could not make."""
+    name = policy.individual
+    if name is None or name in set(map(str, columns)):
+        return policy, None
+    counted = policy.model_copy(update={"individual": None, "pseudonymize_individual": False})
+    counted._base_dir = policy.base_dir
+    counted._source = policy._source
+    note = (
+        f"column {name!r}, the policy's individual, is not in the data (a release drops it): "
+        "classes are counted in records, which a person's several records could fill alone — "
+        "the anonymization report's re-check counted people (check.n_individuals); release a "
+        "keyed pseudonym (pseudonymize_individual: true) to check person by person"
+    )
+    return counted, note
+
+
 def column_names(frame: Any) -> list[str]:
     """The column names of a pandas DataFrame or an Arrow table."""
     return list(frame.column_names if is_arrow(frame) else frame.columns)
@@ -425,6 +450,9 @@ def check(
     policy.require_attributes()
     refuse_mechanism_models(policy)
     source = str(data) if isinstance(data, str | Path) else None
+    absent_note = None
+    if is_engine_frame(data):
+        policy, absent_note = individual_absent(engine_columns(data), policy)
     agg = aggregate(data, policy, max_groups=max_groups)
     if agg is not None:  # an engine ran the group-by; its counts walk the same path
         frame, weight, encode_policy = agg, WEIGHT, engine_check_policy(policy)
@@ -436,6 +464,7 @@ def check(
         if policy.individual is not None and policy.individual not in policy.attributes:
             wanted.append(policy.individual)
         frame = read_table(data, columns=wanted, dictionary=True, arrow=not explain)
+        policy, absent_note = individual_absent(column_names(frame), policy)
         weight, encode_policy = None, policy
         identifiers = present_identifiers(column_names(frame), policy)
     log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
@@ -482,8 +511,7 @@ def check(
         )
         if star is not None:  # violators name rows of the checked file, '*' rows included
             _renumber(report, np.flatnonzero(~star))
-        if note is not None:
-            report.notes.append(note)
+        report.notes.extend(n for n in (absent_note, note) if n is not None)
         if explain:
             from privcheck.risk.explain import explain_table
 

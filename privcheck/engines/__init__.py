@@ -156,6 +156,14 @@ def sort_groups(agg: pd.DataFrame, policy: Policy) -> pd.DataFrame:
     return agg.iloc[order].reset_index(drop=True)
 
 
+def engine_columns(frame: Any) -> list[str]:
+    """The column names of an engine frame (Spark, polars eager or lazy, pyarrow, DuckDB),
+    read from its schema: no job runs."""
+    from privcheck.engines.narwhals_engine import to_narwhals
+
+    return [str(c) for c in to_narwhals(frame).columns]
+
+
 def is_engine_frame(data: Any) -> bool:
     """Whether ``data`` is a frame of an engine (anything but pandas, a path or a string)."""
     if isinstance(data, str | Path):

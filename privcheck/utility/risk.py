@@ -29,6 +29,7 @@ import pandas as pd
 from privcheck.checker import (
     check_table,
     finish_report,
+    individual_absent,
     present_identifiers,
     starred_rows,
     suppression_limit_records,
@@ -83,7 +84,7 @@ def release_verdict(
     rows stay within the policy's suppression limit of the original's records — ``check``,
     which sees the release alone, cannot count what is missing (a release that silently drops
     30 % of the records is no pass against a 1 % limit)."""
-    pol = checked_policy(policy)
+    pol, absent = individual_absent(list(release.columns), checked_policy(policy))
     star = starred_rows(release, pol)
     n_suppressed = 0
     frame = release
@@ -93,6 +94,8 @@ def release_verdict(
     encoded = encode(frame, pol, as_released=True, sensitive=sensitive_read(pol))
     table = count(encoded)
     report = check_table(table, pol)
+    if absent is not None:
+        report.notes.append(absent)
     finish_report(
         report,
         pol,
