@@ -178,7 +178,7 @@ def year_table(labels: list[str], formats: tuple[str | None, ...]) -> list[list[
 def numeric_table(labels: list[str], counts: np.ndarray, info: TypeInfo) -> list[list[str]]:
     """Numbers with a few non-numbers (``unknown``): numbers binned like an intervals hierarchy,
     the others kept and then gathered, all under ``*``."""
-    from privcheck.hierarchy import parse_numbers
+    from privcheck.hierarchy import interval_label, parse_numbers
 
     x = parse_numbers(np.asarray(labels, dtype=object))
     good = np.isfinite(x)
@@ -194,11 +194,8 @@ def numeric_table(labels: list[str], counts: np.ndarray, info: TypeInfo) -> list
             row = [value]
             for w in widths:
                 lo = math.floor(number / w) * w
-                row.append(
-                    f"{_clean(lo)}-{_clean(lo + w - 1)}"
-                    if integer
-                    else f"[{_clean(lo)}, {_clean(lo + w)})"
-                )
+                high = lo + w - 1 if integer else lo + w
+                row.append(interval_label(_clean(lo), _clean(high), integer))
         else:
             row = [value, value, *([other] * (len(widths) - 1))]
         rows.append([*row, TOP])
