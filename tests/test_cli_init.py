@@ -154,7 +154,9 @@ def test_several_date_formats_and_national_ids(cli, tmp_path):
     assert columns["start_date"]["hierarchy"] == {
         "type": "dates", "levels": ["month", "year", "decade"], "format": "%Y%m%d",
     }  # fmt: skip
-    assert columns["date_of_birth"]["hierarchy"]["format"] == "%d.%m.%Y"
+    # (the one age-like quasi-identifier is age: the date of birth is left out, for review)
+    assert columns["date_of_birth"]["pattern"] == "date:%d.%m.%Y"
+    assert columns["date_of_birth"]["role"] == "identifier" and columns["date_of_birth"]["review"]
     assert columns["last_review"]["review"] and columns["last_review"]["pattern"] == "date:mixed"
     for column in ("staff_ref", "nr", "sv", "cf", "doc", "secu", "bank"):
         assert columns[column]["role"] == "identifier", columns[column]

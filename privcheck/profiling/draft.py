@@ -40,6 +40,7 @@ from privcheck.profiling.columns import (
     plain_columns,
     sample_rows,
 )
+from privcheck.profiling.preview import PREVIEW_ROWS, Preview, release_preview
 from privcheck.profiling.tags import check_tags, read_tags, tag_roles
 from privcheck.profiling.types import TypeInfo, infer
 
@@ -66,6 +67,10 @@ class ColumnProfile:
     built: hierarchies.Built | None = field(default=None, repr=False)
     #: the column's missing values (``missing: own_class`` when it is a QI or sensitive)
     n_missing: int = field(default=0, repr=False)
+    #: what the rules read the column as (age, birth, postal …) and whether a catalog tag set
+    #: its role
+    concept: str | None = field(default=None, repr=False)
+    tagged: bool = field(default=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -98,6 +103,8 @@ class Profile:
     unique_records: int | None = None
     #: what ``privcheck check`` says of the table under the draft
     check: dict[str, Any] | None = None
+    #: what ``privcheck anonymize`` will cost: ``auto`` on a row sample (None: not run)
+    preview: Preview | None = None
     seconds: float = 0.0
     #: what the draft changed from what was asked (a k lowered to the records there are)
     notes: list[str] = field(default_factory=list)
@@ -126,6 +133,7 @@ class Profile:
             "quasi_identifiers": self.quasi_identifiers,
             "unique_records": self.unique_records,
             "check": self.check,
+            "preview": None if self.preview is None else self.preview.to_dict(),
             "notes": self.notes,
             "seconds": round(self.seconds, 4),
             "columns": [c.to_dict() for c in self.columns],
@@ -212,6 +220,8 @@ def _profile_column(
         reason=decision.reason,
         review=decision.review or decision.reason.startswith("review:"),
         n_missing=col.n_missing,
+        concept=decision.concept,
+        tagged=tagged is not None,
     )
     if decision.role == "quasi_identifier":
         built = hierarchies.build(col, info, decision.concept, k)
@@ -237,6 +247,7 @@ def draft_policy(
     sample_size: int = SAMPLE_SIZE,
     seed: int = 0,
     check: bool = True,
+    preview_rows: int = PREVIEW_ROWS,
 ) -> Draft:
     """Profile ``frame`` and draft a policy for it: ``(policy, profile)``.
 
@@ -249,7 +260,10 @@ def draft_policy(
     hierarchies and flags a disagreement. Patterns are detected on ``sample_size`` rows per
     column (a fixed ``seed``: the same table drafts the same policy). ``check`` runs the
     table against the draft as ``privcheck check`` will (``profile.check``,
-    ``profile.unique_records``).
+    ``profile.unique_records``); the table (bigger than 5,000 rows: ``preview_rows`` of them; 0:
+    no preview) is anonymized as
+    ``privcheck anonymize`` will (``auto``), and the release's loss per quasi-identifier is
+    ``profile.preview`` (``privcheck.profiling.preview``).
 
     The policy's table hierarchies are inline (``rows``): it can be passed to ``check`` and
     ``anonymize`` as it is; ``write_draft`` writes them as files beside a policy file.
@@ -299,6 +313,7 @@ def draft_policy(
     with ThreadPoolExecutor(workers) as pool:  # Arrow's kernels release the GIL
         done = dict(zip(heavy, pool.map(one, heavy), strict=True))
     columns = [done[n] for n in names]
+    _one_age_like(columns)
 
     missing = any(c.n_missing for c in columns if c.role in ("quasi_identifier", "sensitive"))
     limit = DEFAULT_SUPPRESSION if suppression is None else float(suppression)
@@ -316,8 +331,38 @@ def draft_policy(
     policy = parse_policy(policy_dict(profile))
     if check:
         preview(frame, policy, profile)
+    if preview_rows > 0:
+        profile.preview = release_preview(table, policy, preview_rows, seed)
     profile.seconds = time.perf_counter() - started
     return Draft(policy, profile)
+
+
+def _one_age_like(columns: list[ColumnProfile]) -> None:
+    """Of the quasi-identifiers named like an age, a date or year of birth, keep one; the
+    others become identifiers with a review mark (``rules.one_age_like``)."""
+    from privcheck.profiling.vocabulary import concept_of_name
+
+    found = []
+    for c in columns:
+        named = concept_of_name(c.name)
+        if c.role == "quasi_identifier" and named and named.concept.name in rules.AGE_LIKE:
+            concept = c.concept if c.concept in rules.AGE_LIKE else named.concept.name
+            found.append(rules.AgeLike(c.name, concept, c.type, c.tagged))
+    chosen = rules.one_age_like(found)
+    if chosen is None:
+        return
+    kept, others = chosen
+    for c in columns:
+        if c.name in others:
+            c.role, c.reason, c.review = "identifier", others[c.name], True
+            c.hierarchy = c.built = None
+    names = ", ".join(repr(n) for n in others)
+    keeper = next(c for c in columns if c.name == kept)
+    what = rules.age_like_rank(next(a for a in found if a.name == kept))[1]
+    keeper.reason += (
+        f"; the one age-like quasi-identifier: {what} loses least for the same protection "
+        f"({names}: the same information, left out and marked for review)"
+    )
 
 
 def models(profile: Profile) -> list[dict[str, Any]]:

@@ -105,6 +105,8 @@ def summary_text(profile: Profile, data: str | None = None) -> str:
             lines.append(
                 "privcheck check will fail (exit 1): " + "; ".join(profile.check["findings"])
             )
+    if profile.preview is not None:
+        lines += profile.preview.lines()
     if profile.policy_path:
         data = data or "DATA"
         lines.append(
