@@ -60,11 +60,11 @@ def _frequency_oracle(labels: list[str], counts: list[int], k: int) -> list[list
     ground = [labels[i] for i in order]
     size = [counts[i] for i in order]
     other = next(o for o in ("other", "(other)") if o not in {v.casefold() for v in labels})
-    levels = [ground, [g if c >= k else other for g, c in zip(ground, size)]]
+    levels = [ground, [g if c >= k else other for g, c in zip(ground, size, strict=True)]]
     total = sum(size)
     for share in (0.8, 0.5):
         keep, covered = [], 0
-        for g, c in sorted(zip(ground, size), key=lambda p: (-p[1], p[0])):
+        for g, c in sorted(zip(ground, size, strict=True), key=lambda p: (-p[1], p[0])):
             if covered >= share * total or c < k:
                 break
             keep.append(g)
@@ -78,7 +78,7 @@ def _frequency_oracle(labels: list[str], counts: list[int], k: int) -> list[list
         if level != kept[-1] and len(set(level)) > 1:
             kept.append(level)
     kept.append(["*"] * len(ground))
-    return [list(r) for r in zip(*kept)]
+    return [list(r) for r in zip(*kept, strict=True)]
 
 
 @settings(max_examples=200, deadline=None)
