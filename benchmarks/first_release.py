@@ -213,10 +213,13 @@ def hr(locale: str, n: int, pooled: bool, seed: int = 1) -> pd.DataFrame:
     )
 
 
-def notations(release: pd.DataFrame) -> set[str]:
+def notations(release: pd.DataFrame, original: pd.DataFrame) -> set[str]:
+    """The interval notations of the released values that are no value of the original (a
+    Brazilian CEP ``87647-593`` kept as it is is a postcode, not an interval)."""
     seen = set()
     for column in release.columns:
-        for value in pd.unique(release[column].astype(str)):
+        own = set(original[column].astype(str)) if column in original else set()
+        for value in set(pd.unique(release[column].astype(str))) - own:
             for name, pattern in INTERVAL.items():
                 if pattern.match(value):
                     seen.add(name)
@@ -259,7 +262,7 @@ def run(title: str, frame: pd.DataFrame, work: Path) -> dict[str, Any]:
         "loss_by_attribute": report.loss_by_attribute,
         "suppressed": report.n_suppressed,
         "passed": after.passed,
-        "notations": sorted(notations(release)),
+        "notations": sorted(notations(release, pd.read_csv(data, dtype=str))),
         "init_seconds": init_seconds,
     }
 

@@ -314,6 +314,7 @@ def draft_policy(
         done = dict(zip(heavy, pool.map(one, heavy), strict=True))
     columns = [done[n] for n in names]
     _one_age_like(columns)
+    _nest_postcodes(table, columns)
 
     missing = any(c.n_missing for c in columns if c.role in ("quasi_identifier", "sensitive"))
     limit = DEFAULT_SUPPRESSION if suppression is None else float(suppression)
@@ -363,6 +364,54 @@ def _one_age_like(columns: list[ColumnProfile]) -> None:
         f"; the one age-like quasi-identifier: {what} loses least for the same protection "
         f"({names}: the same information, left out and marked for review)"
     )
+
+
+#: a postal code lies in one place when at least this share of its rows say the same place
+NESTED_SHARE = 0.99
+
+
+def _nest_postcodes(table: pa.Table, columns: list[ColumnProfile]) -> None:
+    """A postal code that lies in one place of a place column (every postcode's rows name one
+    city, bar 1 %) generalizes to that place: its hierarchy becomes postcode → place → the
+    place's own levels. Masking its digits would group postcodes of different places, and the
+    pair (postcode, place) would split every class twice; nested, the postcode at its place
+    level costs nothing the place column does not already cost — the hierarchy an ARX user
+    writes for nested geography."""
+    postal = [c for c in columns if c.role == "quasi_identifier" and c.concept == "postal"]
+    places = [
+        c
+        for c in columns
+        if c.role == "quasi_identifier"
+        and c.concept == "geography"
+        and c.type == "text"
+        and c.built is not None
+        and c.built.rows is not None
+    ]
+    if not postal or not places:
+        return
+    from privcheck.encoding import string_labels
+
+    for code in postal:
+        candidates = [p for p in places if 5 <= p.distinct <= code.distinct / 2]
+        for place in sorted(candidates, key=lambda p: -p.distinct):
+            pairs = (
+                pa.table({"code": table.column(code.name), "place": table.column(place.name)})
+                .group_by(["code", "place"])
+                .aggregate([("code", "count")])
+            )
+            codes = string_labels(np.asarray(pairs.column("code").to_pylist(), dtype=object))
+            where = string_labels(np.asarray(pairs.column("place").to_pylist(), dtype=object))
+            counts = pairs.column("code_count").to_numpy()
+            rows = hierarchies.nested_rows(codes, where, counts, place.built.rows, NESTED_SHARE)
+            if rows is None:
+                continue
+            code.built = hierarchies.table(rows, f"postal codes → the {place.name} they lie in")
+            code.hierarchy = code.built.spec
+            code.reason += (
+                f"; hierarchy: each postal code lies in one {place.name} (as the data shows): "
+                f"postal code → its {place.name} → as {place.name!r}"
+            )
+            break
 
 
 def models(profile: Profile) -> list[dict[str, Any]]:

@@ -5,7 +5,8 @@
   range that holds 90 % of the rows, at most three levels before ``*``;
 - postal codes: ``masking`` when all have one length (``02139`` → ``0213*`` … ``*****``, leading
   zeros kept); codes in two parts by district and area (``SW1A 1AA`` → ``SW1A *`` → ``SW*`` →
-  ``*``); else a table of prefixes;
+  ``*``); else a table of prefixes; a postcode that lies in one place of a place column:
+  postcode → place → the place's levels (``nested_rows``, decided in ``draft``);
 - dates: ``dates`` calendar levels that split the column's span — month, quarter (a span of a
   few years), year, decade (more than one) — in the detected ``format``; dates written in
   several formats: a table of their years and decades;
@@ -157,6 +158,33 @@ def prefix_table(labels: list[str]) -> list[list[str]]:
     longest = max(len(v) for v in labels)
     keep = [p for p in (3, 2, 1) if p < longest] or [1]
     return [[v, *(v[:p] + "*" for p in keep), TOP] for v in labels]
+
+
+def nested_rows(
+    codes: np.ndarray,
+    places: np.ndarray,
+    counts: np.ndarray,
+    place_rows: list[list[str]],
+    share: float,
+) -> list[list[str]] | None:
+    """Postal codes under the place each lies in: ``code;place;…the place's levels…;*``, from
+    the rows per (code, place) pair (``counts``; a missing code or place is no pair). None when
+    a code's rows name more than one place beyond ``1 − share`` of all rows, or a place has no
+    row in ``place_rows``."""
+    above = {row[0]: row[1:] for row in place_rows}
+    best: dict[str, tuple[int, str]] = {}
+    for code, place, n in zip(codes.tolist(), places.tolist(), counts.tolist(), strict=True):
+        if code is None or place is None or str(code) == "" or str(place) == "":
+            continue
+        if code not in best or n > best[code][0]:
+            best[code] = (n, place)
+    total = int(sum(n for c, p, n in zip(codes, places, counts, strict=True) if c and p))
+    held = sum(n for n, _ in best.values())
+    if not best or total == 0 or held < share * total:
+        return None
+    if any(place not in above for _, place in best.values()):
+        return None
+    return [[code, place, *above[place]] for code, (_, place) in best.items()]
 
 
 def year_table(labels: list[str], formats: tuple[str | None, ...]) -> list[list[str]]:

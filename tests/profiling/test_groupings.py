@@ -106,3 +106,37 @@ def test_date_levels_fit_the_span():
     one_year = pd.date_range("2024-01-01", "2024-12-31", freq="2D").strftime("%Y-%m-%d")
     col, info = _col(list(one_year))
     assert hierarchies.date_levels_for(col, info) == ["month", "quarter"]
+
+
+def test_postcodes_nest_in_the_place_they_lie_in():
+    """Each postcode's rows name one city: the postcode generalizes to its city, then as the
+    city does; a postcode split between two cities is no nesting (masking stays)."""
+    import privcheck
+
+    rng = np.random.default_rng(0)
+    cities = [f"Town{i}" for i in range(12)]
+    codes = {f"{i:05d}": cities[i % 12] for i in range(0, 96)}  # leading zeros kept
+    zips = rng.choice(list(codes), 2400)
+    frame = pd.DataFrame(
+        {
+            "zip": zips,
+            "city": [codes[z] for z in zips],
+            "sex": rng.choice(["F", "M"], 2400),
+            "age": rng.integers(18, 90, 2400),
+        }
+    )
+    policy, profile = privcheck.draft_policy(frame, preview_rows=0)
+    rows = profile.column("zip").hierarchy["rows"]
+    city_rows = {r[0]: r[1:] for r in profile.column("city").hierarchy["rows"]}
+    assert sorted(r[0] for r in rows) == sorted(codes)
+    for row in rows:
+        assert row[1] == codes[row[0]] and row[2:] == city_rows[row[1]]
+    _tree(rows)
+    release, _ = privcheck.anonymize(frame, policy, seed=0)
+    assert privcheck.check(release, policy).passed
+    split = frame.copy()
+    for code in ["00000", "00001", "00002", "00003", "00004", "00005"]:  # ~3 % of the rows
+        rows_of = np.flatnonzero(split["zip"] == code)
+        split.loc[rows_of[::2], "city"] = "Town11" if codes[code] != "Town11" else "Town10"
+    _, profile = privcheck.draft_policy(split, preview_rows=0)
+    assert profile.column("zip").hierarchy == {"type": "masking"}
