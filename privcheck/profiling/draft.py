@@ -368,6 +368,9 @@ def _one_age_like(columns: list[ColumnProfile]) -> None:
 
 #: a postal code lies in one place when at least this share of its rows say the same place
 NESTED_SHARE = 0.99
+#: postal codes are only seen to nest when each is held by this many rows on average (codes
+#: held by one or two records each — one person's visits — lie in one place trivially)
+NESTED_REPEATS = 5
 
 
 def _nest_postcodes(table: pa.Table, columns: list[ColumnProfile]) -> None:
@@ -376,7 +379,7 @@ def _nest_postcodes(table: pa.Table, columns: list[ColumnProfile]) -> None:
     place's own levels. Masking its digits would group postcodes of different places, and the
     pair (postcode, place) would split every class twice; nested, the postcode at its place
     level costs nothing the place column does not already cost — the hierarchy an ARX user
-    writes for nested geography."""
+    writes for nested geography. Only postcodes held by several records each can show it."""
     postal = [c for c in columns if c.role == "quasi_identifier" and c.concept == "postal"]
     places = [
         c
@@ -392,6 +395,9 @@ def _nest_postcodes(table: pa.Table, columns: list[ColumnProfile]) -> None:
     from privcheck.encoding import string_labels
 
     for code in postal:
+        present = table.num_rows - code.n_missing
+        if code.distinct > present / NESTED_REPEATS:  # near-unique codes nest in anything
+            continue
         candidates = [p for p in places if 5 <= p.distinct <= code.distinct / 2]
         for place in sorted(candidates, key=lambda p: -p.distinct):
             pairs = (

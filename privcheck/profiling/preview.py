@@ -137,11 +137,23 @@ def release_preview(
     started = time.perf_counter()
     positions = sample_positions(table.num_rows, size, seed)
     preview = Preview(sample_rows=len(positions), rows=table.num_rows)
-    if not any(a.role.value == "quasi_identifier" for a in policy.attributes.values()):
+    kept = {
+        name: attr
+        for name, attr in policy.attributes.items()
+        if attr.role.value in ("quasi_identifier", "sensitive")
+    }
+    if not any(a.role.value == "quasi_identifier" for a in kept.values()):
         return preview
-    sample = _pandas(table.take(pa.array(positions)))
+    # only what the release is decided on: the identifiers and insensitive columns it drops or
+    # copies change no figure of the preview (the individual's column, when a policy names one,
+    # counts people)
+    individual = getattr(policy, "individual", None)
+    columns = [*kept, *([individual] if individual and individual not in kept else [])]
+    sample = _pandas(table.select(columns).take(pa.array(positions)))
+    narrowed = policy.model_copy(update={"attributes": kept})
+    narrowed._base_dir = policy.base_dir
     try:
-        _, report = anonymize(sample, policy, "auto", seed=seed)
+        _, report = anonymize(sample, narrowed, "auto", seed=seed)
     except PrivcheckError as exc:
         preview.error = str(exc)
     else:
