@@ -6,7 +6,8 @@ identifiers a real extract carries — a customer code, an e-mail address and a 
 distinct in every row — written as a CSV file. ``init`` is what the command does: read the
 file, profile every column (distinct values, missing, uniqueness, type, value patterns on a
 10,000-row sample), decide roles, build hierarchies, check the table against the draft (the
-closing summary) and write the policy and its table hierarchies. The baseline is one full
+closing summary), preview ``anonymize`` (``auto`` on a 2,000-row sample) and write the policy
+and its table hierarchies. The baseline is one full
 ``privcheck check`` of that file against the drafted policy (k-anonymity and distinct
 l-diversity of salary-class on the eight quasi-identifiers), measured in the same process and
 run, after one warm-up of each.

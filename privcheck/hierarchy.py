@@ -219,12 +219,21 @@ def _integer_values(values: np.ndarray, name: str) -> np.ndarray | None:
     return np.array([int(t) for t in text], dtype=object)
 
 
+def interval_label(low: object, high: object, closed: bool) -> str:
+    """An interval as every numeric hierarchy privcheck builds labels it: ``[20, 29]`` (closed:
+    a bin of integers, ``high`` its last value), ``[0.5, 1)`` (half-open: other numbers)."""
+    return f"[{low}, {high}]" if closed else f"[{low}, {high})"
+
+
 def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> LevelArrays:
     """Bins of growing width over the distinct numeric ``values`` (the ground domain).
 
-    Integer values with whole-number widths and origin are binned in exact integer arithmetic
-    (labels such as ``1152921504606846976-1152921504606846985``); other numbers in float64, which
-    is refused for integers beyond 2^53 that it could not bound exactly.
+    Labels are intervals in one notation: a bin of integers is the closed range of the integers
+    it holds, ``[20, 29]`` — as Mondrian writes the range of a class, ``[39, 41]`` —, a bin of
+    other numbers the half-open ``[0.5, 1)`` (its last value cannot be written). Integer values
+    with whole-number widths and origin are binned in exact integer arithmetic (labels such as
+    ``[1152921504606846976, 1152921504606846985]``); other numbers in float64, which is refused
+    for integers beyond 2^53 that it could not bound exactly.
     """
     ints = _integer_values(values, name)
     exact = ints is not None and _whole(spec.origin) and all(_whole(w) for w in spec.widths)
@@ -234,7 +243,8 @@ def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> 
         for width in spec.widths:
             w = int(width)
             lo = origin + (ints - origin) // w * w
-            columns.append(np.array([f"{a}-{a + w - 1}" for a in lo], dtype=object))
+            labels = [interval_label(a, a + w - 1, True) for a in lo]
+            columns.append(np.array(labels, dtype=object))
     else:
         x = _as_numbers(values, name, "an intervals hierarchy")
         if ints is not None and np.any(np.abs(x) > 2.0**53):
@@ -248,10 +258,10 @@ def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> 
             lo = spec.origin + np.floor((x - spec.origin) / w) * w
             hi = lo + w
             pairs = zip(lo, hi, strict=True)
-            if integral:
-                lab = [f"{_number_label(a)}-{_number_label(b - 1)}" for a, b in pairs]
-            else:
-                lab = [f"[{_number_label(a)}, {_number_label(b)})" for a, b in pairs]
+            lab = [
+                interval_label(_number_label(a), _number_label(b - 1 if integral else b), integral)
+                for a, b in pairs
+            ]
             columns.append(np.asarray(lab, dtype=object))
     if spec.top:
         columns.append(np.full(len(values), TOP, dtype=object))

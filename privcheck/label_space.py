@@ -2,7 +2,7 @@
 
 A check of one release treats its values as opaque labels. Comparing *several* releases — which
 value of one release can be the same person as which value of another — needs to know how labels
-of different levels nest: ``30-39`` holds ``30-34``, ``021**`` holds ``0213*``. This module
+of different levels nest: ``[30, 39]`` holds ``[30, 34]``, ``021**`` holds ``0213*``. This module
 resolves a quasi-identifier's hierarchy over a ground domain rebuilt from the labels themselves —
 one representative ground value per label (the table's own leaves for a table hierarchy; for
 computed hierarchies the low end of an interval, a masked ZIP with its mask filled, a date inside
@@ -23,6 +23,8 @@ from privcheck.errors import DataError
 from privcheck.hierarchy import TOP, LevelArrays
 from privcheck.policy import DatesHierarchy, IntervalsHierarchy, MaskingHierarchy, TableHierarchy
 
+#: a bin of integers: ``[30, 39]`` (and ``30-39``, as releases before one notation wrote it)
+_CLOSED = re.compile(r"^\[\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\]$")
 _INTEGER_BIN = re.compile(r"^([+-]?\d+)-([+-]?\d+)$")
 _HALF_OPEN = re.compile(r"^\[\s*([^,\s]+)\s*,\s*([^)\s]+)\s*\)$")
 _WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
@@ -36,7 +38,7 @@ def representative(label: str, spec: Any) -> str | None:
     if label == TOP:
         return None
     if isinstance(spec, IntervalsHierarchy):
-        m = _INTEGER_BIN.match(label) or _HALF_OPEN.match(label)
+        m = _CLOSED.match(label) or _INTEGER_BIN.match(label) or _HALF_OPEN.match(label)
         return m.group(1) if m else label
     if isinstance(spec, MaskingHierarchy):
         return label.replace(spec.char, "0")

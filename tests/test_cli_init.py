@@ -176,7 +176,9 @@ def test_several_date_formats_and_national_ids(cli, tmp_path):
     assert columns["start_date"]["hierarchy"] == {
         "type": "dates", "levels": ["month", "year", "decade"], "format": "%Y%m%d",
     }  # fmt: skip
-    assert columns["date_of_birth"]["hierarchy"]["format"] == "%d.%m.%Y"
+    # (the one age-like quasi-identifier is age: the date of birth is left out, for review)
+    assert columns["date_of_birth"]["pattern"] == "date:%d.%m.%Y"
+    assert columns["date_of_birth"]["role"] == "identifier" and columns["date_of_birth"]["review"]
     assert columns["last_review"]["review"] and columns["last_review"]["pattern"] == "date:mixed"
     for column in ("staff_ref", "nr", "sv", "cf", "doc", "secu", "bank"):
         assert columns[column]["role"] == "identifier", columns[column]
@@ -221,3 +223,50 @@ def test_visit_level_flow_counts_people(cli, tmp_path):
     final = cli("check", release2, "-p", pseudo)
     assert final.returncode == 0, final.stdout + final.stderr
     assert "people" in final.stdout
+
+
+def test_preview_of_what_anonymize_will_cost(cli, tmp_path, patients_csv):
+    """init ends with the loss per quasi-identifier of the auto release (text and JSON), which
+    quasi-identifier costs most, and one interval notation in what it drafts."""
+    res = cli("init", patients_csv, "-o", tmp_path / "p.yaml", "--format", "json")
+    assert res.returncode == 0, res.stderr
+    profile = json.loads(res.stdout)
+    preview = profile["preview"]
+    assert set(preview) == {
+        "algorithm", "chosen", "sample_rows", "rows", "loss", "loss_by_attribute",
+        "costliest_attribute", "costliest_loss", "suppressed_records", "seconds", "error",
+    }  # fmt: skip
+    assert preview["algorithm"] == "auto" and preview["error"] is None
+    assert list(preview["loss_by_attribute"]) == profile["quasi_identifiers"]
+    worst = max(preview["loss_by_attribute"], key=preview["loss_by_attribute"].get)
+    assert preview["costliest_attribute"] == worst
+    assert "preview of privcheck anonymize (auto) on all 1,500 rows" in res.stderr
+    assert f"{worst} costs most: {preview['costliest_loss']:.2f} of its information" in res.stderr
+    # the release auto writes reports the same figures
+    release = tmp_path / "release.csv"
+    report = tmp_path / "report.json"
+    anon = cli(
+        "anonymize", patients_csv, "-p", tmp_path / "p.yaml", "-o", release, "--seed", "0",
+        "--report", report,
+    )  # fmt: skip
+    assert anon.returncode == 0, anon.stderr
+    written = json.loads(report.read_text())
+    assert written["loss_by_attribute"] == pytest.approx(preview["loss_by_attribute"], abs=1e-4)
+
+
+def test_one_interval_notation(tmp_path):
+    """A drafted intervals hierarchy and a Mondrian release spell integer ranges alike."""
+    import re
+
+    import pandas as pd
+
+    import privcheck
+
+    rng = __import__("numpy").random.default_rng(0)
+    frame = pd.DataFrame({"age": rng.integers(18, 90, 400), "sex": rng.choice(["F", "M"], 400)})
+    policy, _ = privcheck.draft_policy(frame, preview_rows=0)
+    closed = re.compile(r"^\[\d+, \d+\]$")
+    for algorithm in ("mingen", "mondrian"):
+        release, _ = privcheck.anonymize(frame, policy, algorithm, seed=0)
+        ranges = {v for v in release["age"].astype(str) if v.startswith("[")}
+        assert ranges and all(closed.match(v) for v in ranges), (algorithm, sorted(ranges)[:3])

@@ -47,10 +47,11 @@ def test_intervals_like_arx_age_bands():
     lv = interval_levels(
         IntervalsHierarchy(widths=[5, 10, 20]), "age", np.array(["17", "39", "40"], object)
     )
-    assert labels_of(lv, 1) == ["39", "35-39", "30-39", "20-39", "*"]
-    assert labels_of(lv, 0) == ["17", "15-19", "10-19", "0-19", "*"]
+    # integer bins are closed ranges, spelt as Mondrian spells the range of a class
+    assert labels_of(lv, 1) == ["39", "[35, 39]", "[30, 39]", "[20, 39]", "*"]
+    assert labels_of(lv, 0) == ["17", "[15, 19]", "[10, 19]", "[0, 19]", "*"]
     assert lv.maps[2][1] != lv.maps[2][2] and lv.maps[4][1] == lv.maps[4][2]
-    assert labels_of(lv, 2)[3] == "40-59"
+    assert labels_of(lv, 2)[3] == "[40, 59]"
 
 
 def test_intervals_with_fractional_values():
@@ -147,7 +148,7 @@ def test_intervals_bound_exact_integers_near_2_60():
         IntervalsHierarchy(widths=[10, 1000]), "id", np.array([str(v) for v in values], object)
     )
     for level, w in ((1, 10), (2, 1000)):
-        want = [f"{v // w * w}-{v // w * w + w - 1}" for v in values]  # Python ints: exact
+        want = [f"[{v // w * w}, {v // w * w + w - 1}]" for v in values]  # Python ints: exact
         assert labels_at(lv, level) == want
     with pytest.raises(DataError, match="'id' holds integers beyond 2\\^53"):
         interval_levels(IntervalsHierarchy(widths=[2.5]), "id", np.array(values, dtype=np.int64))

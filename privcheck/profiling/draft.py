@@ -41,6 +41,7 @@ from privcheck.profiling.columns import (
     sample_rows,
 )
 from privcheck.profiling.individual import Individual, find_individual, per_person
+from privcheck.profiling.preview import PREVIEW_ROWS, Preview, release_preview
 from privcheck.profiling.tags import (
     REVIEW,
     absent_columns,
@@ -75,8 +76,10 @@ class ColumnProfile:
     built: hierarchies.Built | None = field(default=None, repr=False)
     #: the column's missing values (``missing: own_class`` when it is a QI or sensitive)
     n_missing: int = field(default=0, repr=False)
-    #: what the rules read the column as (age, sex, birth …; ``individual`` reads it)
+    #: what the rules read the column as (age, birth, postal …) and whether a catalog tag set
+    #: its role
     concept: str | None = field(default=None, repr=False)
+    tagged: bool = field(default=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -109,6 +112,8 @@ class Profile:
     unique_records: int | None = None
     #: what ``privcheck check`` says of the table under the draft
     check: dict[str, Any] | None = None
+    #: what ``privcheck anonymize`` will cost: ``auto`` on a row sample (None: not run)
+    preview: Preview | None = None
     seconds: float = 0.0
     #: what the draft changed from what was asked (a k lowered to the records there are), and
     #: the warnings
@@ -146,6 +151,7 @@ class Profile:
             "individual": self.individual,
             "unique_records": self.unique_records,
             "check": self.check,
+            "preview": None if self.preview is None else self.preview.to_dict(),
             "notes": self.notes,
             "seconds": round(self.seconds, 4),
             "columns": [c.to_dict() for c in self.columns],
@@ -244,6 +250,7 @@ def _profile_column(
         review=decision.review or decision.reason.startswith("review:"),
         n_missing=col.n_missing,
         concept=decision.concept,
+        tagged=tagged is not None,
     )
     if decision.role == "quasi_identifier":
         built = hierarchies.build(col, info, decision.concept, k)
@@ -269,6 +276,7 @@ def draft_policy(
     sample_size: int = SAMPLE_SIZE,
     seed: int = 0,
     check: bool = True,
+    preview_rows: int = PREVIEW_ROWS,
 ) -> Draft:
     """Profile ``frame`` and draft a policy for it: ``(policy, profile)``.
 
@@ -281,7 +289,10 @@ def draft_policy(
     hierarchies and flags a disagreement. Patterns are detected on ``sample_size`` rows per
     column (a fixed ``seed``: the same table drafts the same policy). ``check`` runs the
     table against the draft as ``privcheck check`` will (``profile.check``,
-    ``profile.unique_records``).
+    ``profile.unique_records``); the table (bigger than 5,000 rows: ``preview_rows`` of them; 0:
+    no preview) is anonymized as
+    ``privcheck anonymize`` will (``auto``), and the release's loss per quasi-identifier is
+    ``profile.preview`` (``privcheck.profiling.preview``).
 
     The policy's table hierarchies are inline (``rows``): it can be passed to ``check`` and
     ``anonymize`` as it is; ``write_draft`` writes them as files beside a policy file.
@@ -336,8 +347,10 @@ def draft_policy(
     with ThreadPoolExecutor(workers) as pool:  # Arrow's kernels release the GIL
         done = dict(zip(heavy, pool.map(one, heavy), strict=True))
     columns = [done[n] for n in names]
-    rules.pair_names(columns)  # a first-name column beside a last-name column: one pair
     individual = _draft_individual(table, columns, positions, seed, notes)
+    rules.pair_names(columns)  # a first-name column beside a last-name column: one pair
+    _one_age_like(columns)
+    _nest_postcodes(table, columns)
 
     missing = any(c.n_missing for c in columns if c.role in ("quasi_identifier", "sensitive"))
     limit = DEFAULT_SUPPRESSION if suppression is None else float(suppression)
@@ -358,6 +371,8 @@ def draft_policy(
     policy = parse_policy(policy_dict(profile))
     if check:
         preview(frame, policy, profile)
+    if preview_rows > 0:
+        profile.preview = release_preview(table, policy, preview_rows, seed)
     profile.seconds = time.perf_counter() - started
     return Draft(policy, profile)
 
@@ -393,6 +408,88 @@ def _draft_individual(
         "per class, not records"
     )
     return found
+
+
+def _one_age_like(columns: list[ColumnProfile]) -> None:
+    """Of the quasi-identifiers named like an age, a date or year of birth, keep one; the
+    others become identifiers with a review mark (``rules.one_age_like``)."""
+    from privcheck.profiling.vocabulary import concept_of_name
+
+    found = []
+    for c in columns:
+        named = concept_of_name(c.name)
+        if c.role == "quasi_identifier" and named and named.concept.name in rules.AGE_LIKE:
+            concept = c.concept if c.concept in rules.AGE_LIKE else named.concept.name
+            found.append(rules.AgeLike(c.name, concept, c.type, c.tagged))
+    chosen = rules.one_age_like(found)
+    if chosen is None:
+        return
+    kept, others = chosen
+    for c in columns:
+        if c.name in others:
+            c.role, c.reason, c.review = "identifier", others[c.name], True
+            c.hierarchy = c.built = None
+    names = ", ".join(repr(n) for n in others)
+    keeper = next(c for c in columns if c.name == kept)
+    what = rules.age_like_rank(next(a for a in found if a.name == kept))[1]
+    keeper.reason += (
+        f"; the one age-like quasi-identifier: {what} loses least for the same protection "
+        f"({names}: the same information, left out and marked for review)"
+    )
+
+
+#: a postal code lies in one place when at least this share of its rows say the same place
+NESTED_SHARE = 0.99
+#: postal codes are only seen to nest when each is held by this many rows on average (codes
+#: held by one or two records each — one person's visits — lie in one place trivially)
+NESTED_REPEATS = 5
+
+
+def _nest_postcodes(table: pa.Table, columns: list[ColumnProfile]) -> None:
+    """A postal code that lies in one place of a place column (every postcode's rows name one
+    city, bar 1 %) generalizes to that place: its hierarchy becomes postcode → place → the
+    place's own levels. Masking its digits would group postcodes of different places, and the
+    pair (postcode, place) would split every class twice; nested, the postcode at its place
+    level costs nothing the place column does not already cost — the hierarchy an ARX user
+    writes for nested geography. Only postcodes held by several records each can show it."""
+    postal = [c for c in columns if c.role == "quasi_identifier" and c.concept == "postal"]
+    places = [
+        c
+        for c in columns
+        if c.role == "quasi_identifier"
+        and c.concept == "geography"
+        and c.type == "text"
+        and c.built is not None
+        and c.built.rows is not None
+    ]
+    if not postal or not places:
+        return
+    from privcheck.encoding import string_labels
+
+    for code in postal:
+        present = table.num_rows - code.n_missing
+        if code.distinct > present / NESTED_REPEATS:  # near-unique codes nest in anything
+            continue
+        candidates = [p for p in places if 5 <= p.distinct <= code.distinct / 2]
+        for place in sorted(candidates, key=lambda p: -p.distinct):
+            pairs = (
+                pa.table({"code": table.column(code.name), "place": table.column(place.name)})
+                .group_by(["code", "place"])
+                .aggregate([("code", "count")])
+            )
+            codes = string_labels(np.asarray(pairs.column("code").to_pylist(), dtype=object))
+            where = string_labels(np.asarray(pairs.column("place").to_pylist(), dtype=object))
+            counts = pairs.column("code_count").to_numpy()
+            rows = hierarchies.nested_rows(codes, where, counts, place.built.rows, NESTED_SHARE)
+            if rows is None:
+                continue
+            code.built = hierarchies.table(rows, f"postal codes → the {place.name} they lie in")
+            code.hierarchy = code.built.spec
+            code.reason += (
+                f"; hierarchy: each postal code lies in one {place.name} (as the data shows): "
+                f"postal code → its {place.name} → as {place.name!r}"
+            )
+            break
 
 
 def models(profile: Profile) -> list[dict[str, Any]]:

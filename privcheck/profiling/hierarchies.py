@@ -3,13 +3,21 @@
 - numbers (ages, years, amounts): ``intervals`` with widths a person would choose — 1, 2, 5 ×
   10^n, each a multiple of the one below (5, 10, 20; 20 000, 100 000, 200 000) — fitted to the
   range that holds 90 % of the rows, at most three levels before ``*``;
-- postal codes: ``masking`` when all have one length (``02139`` → ``0213*`` … ``*****``), else a
-  table of prefixes (``SW1A 1AA`` → ``SW1*`` → ``SW*`` → ``S*`` → ``*``);
-- dates: ``dates`` levels month → year → decade in the detected ``format``; dates written in
+- postal codes: ``masking`` when all have one length (``02139`` → ``0213*`` … ``*****``, leading
+  zeros kept); codes in two parts by district and area (``SW1A 1AA`` → ``SW1A *`` → ``SW*`` →
+  ``*``); else a table of prefixes; a postcode that lies in one place of a place column:
+  postcode → place → the place's levels (``nested_rows``, decided in ``draft``);
+- dates: ``dates`` calendar levels that split the column's span — month, quarter (a span of a
+  few years), year, decade (more than one) — in the detected ``format``; dates written in
   several formats: a table of their years and decades;
-- categories: a ``table`` hierarchy (ARX's CSV format) from frequencies — values held by at
-  least k records are kept, rarer ones gathered into ``other``; a second level keeps only
-  values held by 5 % of the records —, then ``*``.
+- categories: a ``table`` hierarchy (ARX's CSV format) grouped by meaning where the values say
+  so (``groupings``: ICD-10 chapters, codes by their leading characters, countries by region
+  and continent, US states by census region, job titles by the head word they share), else by
+  frequency — values held by at least k records kept, rarer ones gathered into ``other``, then
+  only the commonest covering 80 % and 50 % of the records —, then ``*``.
+
+Every numeric label is an interval in one notation: ``[20, 29]`` for a bin of integers (as the
+``intervals`` hierarchy and Mondrian write one), ``[0.5, 1)`` for other numbers.
 
 Every hierarchy ends in ``*`` (so the fully generalized table always exists and an anonymizer
 can always satisfy k ≤ n) and is resolved here with privcheck's own resolvers
@@ -21,19 +29,18 @@ which always does.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from privcheck.errors import PrivcheckError
-from privcheck.profiling import dates
+from privcheck.profiling import dates, groupings
 from privcheck.profiling.columns import PYTHON_VALUES, ColumnData
 from privcheck.profiling.types import TypeInfo
 
 TOP = "*"
-#: a second table level keeps the values held by at least this share of the records
-COMMON_SHARE = 0.05
 #: the bins of the finest interval level cover the central 90 % of the rows in about this many
 TARGET_BINS = 15
 #: at most this many interval widths before ``*``
@@ -119,47 +126,65 @@ def intervals(info: TypeInfo) -> dict[str, Any]:
 # --------------------------------------------------------------------------- tables
 
 
-def _label_for_other(labels: list[str]) -> str:
-    taken = {v.casefold() for v in labels}
-    for candidate in ("other", "(other)", "(other values)", "(rare values)"):
-        if candidate not in taken:
-            return candidate
-    i = 2
-    while f"(other {i})" in taken:
-        i += 1
-    return f"(other {i})"
-
-
 def frequency_table(labels: list[str], counts: np.ndarray, k: int) -> tuple[list[list[str]], str]:
-    """ARX rows ``value;group;…;*`` most frequent first: values held by fewer than k records
-    gathered into 'other', then only values held by ``COMMON_SHARE`` of the records kept."""
-    order = np.argsort(-counts, kind="stable")
-    ground = [labels[i] for i in order]
-    sizes = counts[order]
-    total = int(sizes.sum())
-    other = _label_for_other(ground)
-    levels = [ground]
-    for threshold in (k, max(k, math.ceil(COMMON_SHARE * total))):
-        level = [g if s >= threshold else other for g, s in zip(ground, sizes, strict=True)]
-        if level != levels[-1] and len(set(level)) > 1:
-            levels.append(level)
-    levels.append([TOP] * len(ground))
-    rows = [list(r) for r in zip(*levels, strict=True)]
-    kept = [i for i, s in enumerate(sizes) if s >= k]
-    note = None
-    if len(kept) < len(ground) and len(levels) > 2:
-        rare = len(ground) - len(kept)
-        note = (
-            f"{rare:,} value{'s' if rare != 1 else ''} held by fewer than {k} records → {other!r}"
-        )
-    return rows, note
+    """ARX rows ``value;…;*`` most frequent first, by frequency (``groupings.frequency_rows``):
+    values held by fewer than k records gathered into 'other', then only the commonest values
+    covering 80 % and 50 % of the records kept; and what was gathered (None: nothing)."""
+    rows, other = groupings.frequency_rows(labels, counts, k)
+    return rows, _gathered_note(rows, counts, labels, k, other)
+
+
+def _gathered_note(
+    rows: list[list[str]], counts: np.ndarray, labels: list[str], k: int, other: str
+) -> str | None:
+    if len(rows[0]) < 3:
+        return None
+    count = dict(zip(labels, counts.tolist(), strict=True))
+    rare = sum(1 for r in rows if r[1] == other and count.get(r[0], k) < k)
+    if not rare:
+        return None
+    return f"{rare:,} value{'s' if rare != 1 else ''} held by fewer than {k} records → {other!r}"
 
 
 def prefix_table(labels: list[str]) -> list[list[str]]:
-    """Codes of several lengths: prefixes of 3, 2 and 1 characters, then ``*``."""
+    """Postal codes of several lengths. Written in two parts (``SW1A 1AA``, ``K1A 0B1``): the
+    first part, the district (``SW1A *``), then its leading letters, the area (``SW*``), then
+    ``*``. Otherwise prefixes of 3, 2 and 1 characters, then ``*``."""
+    parts = [v.strip().split() for v in labels]
+    if all(len(p) == 2 for p in parts):
+        district = [f"{p[0]} *" for p in parts]
+        area = [re.match(r"[^\d]*", p[0]).group() or p[0][:1] for p in parts]
+        return [[v, d, a + "*", TOP] for v, d, a in zip(labels, district, area, strict=True)]
     longest = max(len(v) for v in labels)
     keep = [p for p in (3, 2, 1) if p < longest] or [1]
     return [[v, *(v[:p] + "*" for p in keep), TOP] for v in labels]
+
+
+def nested_rows(
+    codes: np.ndarray,
+    places: np.ndarray,
+    counts: np.ndarray,
+    place_rows: list[list[str]],
+    share: float,
+) -> list[list[str]] | None:
+    """Postal codes under the place each lies in: ``code;place;…the place's levels…;*``, from
+    the rows per (code, place) pair (``counts``; a missing code or place is no pair). None when
+    a code's rows name more than one place beyond ``1 − share`` of all rows, or a place has no
+    row in ``place_rows``."""
+    above = {row[0]: row[1:] for row in place_rows}
+    best: dict[str, tuple[int, str]] = {}
+    for code, place, n in zip(codes.tolist(), places.tolist(), counts.tolist(), strict=True):
+        if code is None or place is None or str(code) == "" or str(place) == "":
+            continue
+        if code not in best or n > best[code][0]:
+            best[code] = (n, place)
+    total = int(sum(n for c, p, n in zip(codes, places, counts, strict=True) if c and p))
+    held = sum(n for n, _ in best.values())
+    if not best or total == 0 or held < share * total:
+        return None
+    if any(place not in above for _, place in best.values()):
+        return None
+    return [[code, place, *above[place]] for code, (_, place) in best.items()]
 
 
 def year_table(labels: list[str], formats: tuple[str | None, ...]) -> list[list[str]]:
@@ -178,7 +203,7 @@ def year_table(labels: list[str], formats: tuple[str | None, ...]) -> list[list[
 def numeric_table(labels: list[str], counts: np.ndarray, info: TypeInfo) -> list[list[str]]:
     """Numbers with a few non-numbers (``unknown``): numbers binned like an intervals hierarchy,
     the others kept and then gathered, all under ``*``."""
-    from privcheck.hierarchy import parse_numbers
+    from privcheck.hierarchy import interval_label, parse_numbers
 
     x = parse_numbers(np.asarray(labels, dtype=object))
     good = np.isfinite(x)
@@ -187,18 +212,15 @@ def numeric_table(labels: list[str], counts: np.ndarray, info: TypeInfo) -> list
     widths = nice_widths(
         float(nums.min()), float(nums.max()), *np.percentile(nums, [5, 95]).tolist(), integer
     )
-    other = _label_for_other(labels)
+    other = groupings.label_for_other(labels)
     rows = []
     for value, number, ok in zip(labels, x.tolist(), good.tolist(), strict=True):
         if ok:
             row = [value]
             for w in widths:
                 lo = math.floor(number / w) * w
-                row.append(
-                    f"{_clean(lo)}-{_clean(lo + w - 1)}"
-                    if integer
-                    else f"[{_clean(lo)}, {_clean(lo + w)})"
-                )
+                high = lo + w - 1 if integer else lo + w
+                row.append(interval_label(_clean(lo), _clean(high), integer))
         else:
             row = [value, value, *([other] * (len(widths) - 1))]
         rows.append([*row, TOP])
@@ -257,7 +279,7 @@ def _choose(col, info: TypeInfo, concept: str | None, k: int, labels: list[str] 
             if labels is None:
                 raise PrivcheckError("too many distinct dates in several formats to tabulate")
             return table(year_table(labels, info.date.mixed), "years of dates in several formats")
-        spec: dict[str, Any] = {"type": "dates", "levels": ["month", "year", "decade"]}
+        spec: dict[str, Any] = {"type": "dates", "levels": date_levels_for(col, info)}
         if info.date.format is not None:
             spec["format"] = info.date.format
         return Built(spec)
@@ -275,8 +297,69 @@ def _choose(col, info: TypeInfo, concept: str | None, k: int, labels: list[str] 
         raise PrivcheckError(f"{col.distinct:,} distinct values are too many for a table hierarchy")
     if info.stray is not None and info.stray_share >= 0.9 and numeric_concept:
         return table(numeric_table(labels, col.counts, info), "numbers binned; others kept")
+    meaning = _by_meaning(labels, col.counts, concept, k)
+    if meaning is not None:
+        return meaning
     rows, note = frequency_table(labels, col.counts, k)
     return table(rows, note)
+
+
+def _by_meaning(labels: list[str], counts: np.ndarray, concept: str | None, k: int) -> Built | None:
+    """A table grouping the values by what they are (``groupings``), when they say so."""
+    if concept == "sex" or len(labels) < 3:
+        return None
+    rows = groupings.icd10_rows(labels, counts)
+    if rows is not None:
+        return table(rows, "ICD-10 codes → categories → chapters")
+    if concept in ("geography", "nationality"):
+        rows = groupings.country_rows(labels, counts)
+        if rows is not None:
+            return table(rows, "countries → UN M49 regions → continents")
+        rows = groupings.state_rows(labels, counts)
+        if rows is not None:
+            return table(rows, "US states → census divisions → census regions")
+    rows = groupings.code_prefix_rows(labels, counts)
+    if rows is not None:
+        return table(rows, "codes → their leading characters")
+    if concept == "occupation":
+        rows = groupings.title_rows(labels, counts, k)
+        if rows is not None:
+            return table(rows, "titles → the head word they share, then by frequency")
+    return None
+
+
+def date_levels_for(col: ColumnData, info: TypeInfo) -> list[str]:
+    """Calendar levels that split the column's dates: month, then quarter when they span a few
+    years, year when they span more than one, decade when more than one decade."""
+    first, last = _year_span(col, info)
+    levels = ["month"]
+    if first is None or last - first <= 5:
+        levels.append("quarter")
+    if first is None or last > first:
+        levels.append("year")
+    if first is not None and last // 10 > first // 10 and last - first > 5:
+        levels.append("decade")
+    return levels
+
+
+def _year_span(col: ColumnData, info: TypeInfo) -> tuple[int | None, int]:
+    """The first and last year of the column's dates (None: not known cheaply)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    values = col.values
+    if pa.types.is_dictionary(values.type):
+        values = values.cast(values.type.value_type)
+    if pa.types.is_timestamp(values.type) or pa.types.is_date(values.type):
+        years = pc.year(values)
+        low, high = pc.min(years).as_py(), pc.max(years).as_py()
+        return (None, 0) if low is None else (int(low), int(high))
+    if col.distinct > PYTHON_VALUES:
+        return None, 0
+    fmt = info.date.format if info.date is not None else None
+    found = dates.years([str(v) for v in col.strings().to_pylist()], (fmt,))
+    found = found[found >= 0]
+    return (None, 0) if len(found) == 0 else (int(found.min()), int(found.max()))
 
 
 def resolve(built: Built, col: ColumnData, labels: list[str]) -> str | None:

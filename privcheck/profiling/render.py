@@ -114,6 +114,8 @@ def summary_text(profile: Profile, data: str | None = None) -> str:
             lines.append(f"{head} will pass (exit 0)")
         else:
             lines.append(f"{head} will fail (exit 1): " + "; ".join(profile.check["findings"]))
+    if profile.preview is not None:
+        lines += profile.preview.lines()
     if profile.policy_path:
         data = data or "DATA"
         decide = f"decide the {len(review)} review entries, " if review else ""

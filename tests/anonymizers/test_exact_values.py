@@ -184,12 +184,12 @@ def test_cli_interval_labels_bound_exact_integers(tmp_path):
     labels = pd.read_csv(out, dtype=str)["id"]
     assert not labels.str.contains("e+").any()
     originals = sorted(int(v) for v in frame["id"])
-    for label in labels:
-        lo, hi = (int(p) for p in label.split("-"))
+    for label in labels:  # closed ranges of integers: [lo, hi]
+        lo, hi = (int(p) for p in label.strip("[]").split(", "))
         width = hi - lo + 1
         assert width in (1000, 100000) and lo % width == 0
     # every original value lies in the bound of its released row (rows are shuffled: as sets)
-    bounds = {tuple(int(p) for p in lab.split("-")) for lab in labels}
+    bounds = {tuple(int(p) for p in lab.strip("[]").split(", ")) for lab in labels}
     assert all(any(lo <= v <= hi for lo, hi in bounds) for v in originals)
 
 

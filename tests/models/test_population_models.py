@@ -50,7 +50,7 @@ def _generalize(frame: pd.DataFrame, g_level: int, age_level: int) -> list[tuple
     out = []
     for g, a in zip(frame["g"], frame["age"], strict=True):
         lo = (int(a) // 5) * 5
-        out.append((g_map[g], str(a) if age_level == 0 else f"{lo}-{lo + 4}"))
+        out.append((g_map[g], str(a) if age_level == 0 else f"[{lo}, {lo + 4}]"))
     return out
 
 
@@ -274,7 +274,7 @@ def test_release_mixing_levels_and_suppressed_rows(tmp_path):
 
     def age_label(a: int, level: int) -> str:
         lo = (int(a) // 5) * 5
-        return str(a) if level == 0 else f"{lo}-{lo + 4}"
+        return str(a) if level == 0 else f"[{lo}, {lo + 4}]"
 
     release = pd.DataFrame(
         {

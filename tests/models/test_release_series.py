@@ -56,7 +56,7 @@ def _label(q: str, v, level: int) -> str:
         if level == 3:
             return "*"
         w = (10, 20)[level - 1]
-        return f"{v // w * w}-{v // w * w + w - 1}"
+        return f"[{v // w * w}, {v // w * w + w - 1}]"
     return v if level == 0 else "any"
 
 
@@ -64,8 +64,8 @@ def _leaves(q: str, label: str) -> frozenset:
     if q == "age":
         if label == "*":
             return frozenset(range(100))
-        if "-" in label:
-            lo, hi = map(int, label.split("-"))
+        if label.startswith("["):
+            lo, hi = map(int, label.strip("[]").split(","))
             return frozenset(range(lo, hi + 1))
         return frozenset([int(label)])
     return frozenset(SEXES) if label in ("any", "*") else frozenset([label])
@@ -172,7 +172,7 @@ def test_composition_example_fails_and_coarser_passes(tmp_path):
     """Ganta et al.: two 3-anonymous releases whose classes share only 'hiv' for Bob."""
     prev = pd.DataFrame(
         {
-            "age": ["30-39"] * 3 + ["40-49"] * 3,
+            "age": ["[30, 39]"] * 3 + ["[40, 49]"] * 3,
             "sex": ["m"] * 6,
             "disease": ["hiv", "flu", "cancer", "none", "none", "flu"],
         }
@@ -180,13 +180,13 @@ def test_composition_example_fails_and_coarser_passes(tmp_path):
     prev.to_csv(tmp_path / "prev.csv", index=False)
     current = pd.DataFrame(
         {
-            "age": ["20-39"] * 3 + ["40-59"] * 3,
+            "age": ["[20, 39]"] * 3 + ["[40, 59]"] * 3,
             "sex": ["m"] * 6,
             "disease": ["hiv", "none", "none", "flu", "cancer", "none"],
         }
     )
     values = _model_values(tmp_path, current, ["prev.csv"])
-    assert values[("20-39", "m")] == 1  # hiv only in both
+    assert values[("[20, 39]", "m")] == 1  # hiv only in both
     current.to_csv(tmp_path / "cur.csv", index=False)
     from privcheck.checker import check
 
@@ -235,7 +235,7 @@ def test_bad_input(tmp_path, cli):
     res = cli("check", tmp_path / "cur.csv", "--policy", _policy(tmp_path, ["noage.csv"]))
     assert res.returncode == 2 and "has no column 'age'" in res.stderr
     mixed = data.astype(str)
-    mixed.loc[:10, "age"] = "20-29"
+    mixed.loc[:10, "age"] = "[20, 29]"
     mixed.to_csv(tmp_path / "mixed.csv", index=False)
     res = cli("check", tmp_path / "cur.csv", "--policy", _policy(tmp_path, ["mixed.csv"]))
     assert res.returncode == 2 and "one level" in res.stderr
@@ -263,7 +263,7 @@ def test_not_monotone_counterexample(tmp_path):
     value in common with it is one 'hiv': one candidate."""
     prev = pd.DataFrame(
         {
-            "age": ["20-29"] * 3 + ["30-39"] * 3 + ["40-49"] * 3,
+            "age": ["[20, 29]"] * 3 + ["[30, 39]"] * 3 + ["[40, 49]"] * 3,
             "sex": ["m"] * 9,
             "disease": ["hiv", "none", "none", "flu", "flu", "none", "none", "none", "flu"],
         }
@@ -283,27 +283,35 @@ def test_not_monotone_counterexample(tmp_path):
 
 def test_without_sensitive_attribute_smallest_overlapping_class(tmp_path):
     """Nothing to match on: a class's value is the smallest overlapping class (or itself)."""
-    prev = pd.DataFrame({"age": ["30-39"] * 2 + ["40-49"] * 4, "sex": ["any"] * 6})
+    prev = pd.DataFrame({"age": ["[30, 39]"] * 2 + ["[40, 49]"] * 4, "sex": ["any"] * 6})
     prev.to_csv(tmp_path / "prev.csv", index=False)
     spec = yaml.safe_load(_policy(tmp_path, ["prev.csv"], k=3).read_text())
     del spec["attributes"]["disease"]
     path = tmp_path / "nosens.yaml"
     path.write_text(yaml.safe_dump(spec))
     policy = load_policy(path)
-    current = pd.DataFrame({"age": ["20-39"] * 3 + ["40-59"] * 5, "sex": ["m"] * 8})
+    current = pd.DataFrame({"age": ["[20, 39]"] * 3 + ["[40, 59]"] * 5, "sex": ["m"] * 8})
     table = count(encode(current, policy, as_released=True))
     labels = [lab["age"] for lab in table.class_labels(np.arange(table.n_classes))]
     values = dict(zip(labels, candidate_sets(table, policy.models[0]).tolist(), strict=True))
-    assert values == {"20-39": 2, "40-59": 4}
+    assert values == {"[20, 39]": 2, "[40, 59]": 4}
 
 
 def test_previous_release_without_the_sensitive_attribute_bounds_by_class_size(tmp_path):
     """A previous release that does not publish the value cannot be matched on it: a
-    combination keeps at most that release's class (20-39 overlaps 20-29 ×2 and 30-39 ×1)."""
+    combination keeps at most that release's class ([20, 39] overlaps [20, 29] ×2, [30, 39] ×1)."""
     pd.DataFrame(
-        {"age": ["20-29", "20-29", "30-39", "40-49", "40-49", "40-49"], "sex": "m"}
+        {
+            "age": ["[20, 29]", "[20, 29]", "[30, 39]", "[40, 49]", "[40, 49]", "[40, 49]"],
+            "sex": "m",
+        }
     ).to_csv(tmp_path / "prev.csv", index=False)
     current = pd.DataFrame(
-        {"age": ["20-39"] * 3 + ["40-59"] * 3, "sex": "m", "disease": ["hiv", "flu", "flu"] * 2}
+        {
+            "age": ["[20, 39]"] * 3 + ["[40, 59]"] * 3,
+            "sex": "m",
+            "disease": ["hiv", "flu", "flu"] * 2,
+        }
     )
-    assert _model_values(tmp_path, current, ["prev.csv"]) == {("20-39", "m"): 1, ("40-59", "m"): 3}
+    want = {("[20, 39]", "m"): 1, ("[40, 59]", "m"): 3}
+    assert _model_values(tmp_path, current, ["prev.csv"]) == want

@@ -164,7 +164,7 @@ EXPECTED: dict[str, dict[str, str | None]] = {
         "secu": "identifier", "bank": "identifier", "department": "quasi_identifier",
         "job_title": "quasi_identifier", "salary": "sensitive", "start_date": "quasi_identifier",
         "gender": "quasi_identifier", "age": "quasi_identifier",
-        "date_of_birth": "quasi_identifier", "marital_status": "quasi_identifier",
+        "date_of_birth": "identifier", "marital_status": "quasi_identifier",
         "ethnicity": "quasi_identifier", "performance_rating": "sensitive", "remote": None,
         "last_review": "quasi_identifier", "badge": "identifier",
     },

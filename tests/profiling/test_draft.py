@@ -204,3 +204,87 @@ def test_csv_and_parquet_draft_alike(drafts, tmp_path):
     parquet = draft_policy(tmp_path / "c.parquet").profile
     assert [c.role for c in csv.columns] == [c.role for c in parquet.columns]
     assert [c.distinct for c in csv.columns] == [c.distinct for c in parquet.columns]
+
+
+def _ages(n: int = 600, seed: int = 0) -> pd.DataFrame:
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    born = pd.to_datetime(rng.integers(-12_000, 12_000, n), unit="D")
+    return pd.DataFrame(
+        {
+            "sex": rng.choice(["F", "M"], n),
+            "date_of_birth": born.strftime("%Y-%m-%d"),
+            "age": 2025 - born.year,
+            "birth_year": born.year,
+            "zip": rng.choice(["02139", "02140", "10115", "00501"], n),
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("columns", "kept"),
+    [
+        (["date_of_birth", "age", "birth_year"], "age"),
+        (["date_of_birth", "birth_year"], "birth_year"),
+        (["date_of_birth"], "date_of_birth"),
+    ],
+)
+def test_one_age_like_quasi_identifier(columns, kept):
+    """Of age, year and date of birth one is drafted (an age or a birth year over a full date:
+    the least loss for the same protection); the others are left out, marked for review."""
+    frame = _ages()[["sex", "zip", *columns]]
+    policy, profile = draft_policy(frame, preview_rows=0)
+    age_like = [c for c in policy.quasi_identifiers if c in columns]
+    assert age_like == [kept]
+    for other in set(columns) - {kept}:
+        column = profile.column(other)
+        assert column.role == "identifier" and column.review
+        assert column.reason.startswith("review:") and repr(kept) in column.reason
+    if len(columns) > 1:
+        assert "the one age-like quasi-identifier" in profile.column(kept).reason
+    release, _ = privcheck.anonymize(frame, policy, seed=0)
+    assert not set(columns) - {kept} & set(release.columns)  # not released silently
+
+
+def test_a_catalog_choice_of_age_like_stands():
+    frame = _ages()[["sex", "zip", "date_of_birth", "age"]]
+    tags = {"date_of_birth": ["PII:Quasi-Identifier"]}
+    policy, profile = draft_policy(frame, tags=tags, preview_rows=0)
+    assert "date_of_birth" in policy.quasi_identifiers
+    assert profile.column("age").role == "identifier" and profile.column("age").review
+
+
+def test_preview_is_the_auto_release_loss(drafts):
+    """The preview is what ``anonymize`` (auto) reports for the table (a table this small is
+    previewed whole), and each figure is the loss recomputed from the release itself: per
+    record, the share of the hierarchy's other ground values its released value covers."""
+    frame, policy, profile = drafts["patients"]
+    preview = profile.preview
+    assert preview.sample_rows == preview.rows == len(frame) and preview.error is None
+    starred = policy.model_copy(update={"suppressed_records": "star"})
+    starred._base_dir = policy.base_dir
+    release, report = privcheck.anonymize(frame, starred, "auto", seed=0, keep_order=True)
+    assert report.chosen == preview.chosen
+    assert preview.loss_by_attribute == pytest.approx(report.loss_by_attribute, abs=1e-12)
+    per = report.loss_by_attribute
+    assert preview.loss == pytest.approx(sum(per.values()) / len(per), abs=1e-12)
+    assert preview.costliest_attribute == max(
+        report.loss_by_attribute, key=report.loss_by_attribute.get
+    )
+    from privcheck.encoding import encode
+
+    encoded = encode(frame, policy)
+    for col in encoded.quasi_identifiers:
+        levels = col.levels
+        ground = [str(g) for g in levels.ground]
+        covered: dict[str, set[str]] = {}
+        for lv in range(levels.height + 1):
+            for g, code in zip(ground, levels.maps[lv], strict=True):
+                covered.setdefault(str(levels.labels[lv][code]), set()).add(g)
+        cells = release[col.name].astype(str)
+        share = [
+            1.0 if v == "*" else (len(covered[v]) - 1) / max(len(ground) - 1, 1) for v in cells
+        ]
+        if report.chosen == "mingen":  # (Mondrian's ranges are covered by the recoding tests)
+            assert sum(share) / len(share) == pytest.approx(preview.loss_by_attribute[col.name])

@@ -40,7 +40,7 @@ def _labels(q: str, v) -> list[str]:
     """Every label of value v, level 0 up (the oracle's own spelling)."""
     if q == "age":
         a10, a20 = v // 10 * 10, v // 20 * 20
-        return [str(v), f"{a10}-{a10 + 9}", f"{a20}-{a20 + 19}"]
+        return [str(v), f"[{a10}, {a10 + 9}]", f"[{a20}, {a20 + 19}]"]
     if q == "zip":
         return [v, v[:4] + "*", v[:3] + "**", v[:2] + "***"]
     return [v, SEX[v]]
@@ -191,7 +191,7 @@ def test_composition_attack_discloses_the_shared_value():
         }
     )
     r1 = data.copy()
-    r1["age"] = ["30-39"] * 6
+    r1["age"] = ["[30, 39]"] * 6
     r1["zip"] = ["130**"] * 6
     r1.loc[3:, "disease"] = ["none", "none", "flu"]
     r2 = data.copy()

@@ -51,7 +51,7 @@ def age_rows(pol) -> list[list[str]]:
         row = [str(a)]
         for w in widths:
             lo = a // w * w
-            row.append(f"{lo}-{lo + w - 1}")
+            row.append(f"[{lo}, {lo + w - 1}]")
         rows.append([*row, "*"])
     return rows
 
@@ -77,7 +77,7 @@ def random_release(rng, frame: pd.DataFrame, age_hierarchy: bool) -> pd.DataFram
         elif pick == 3:
             out.at[i, "age"] = "*"
         elif pick == 4 and age_hierarchy:
-            out.at[i, "age"] = f"{a // 10 * 10}-{a // 10 * 10 + 9}"
+            out.at[i, "age"] = f"[{a // 10 * 10}, {a // 10 * 10 + 9}]"
     return out
 
 

@@ -37,7 +37,7 @@ def test_each_kind_of_cell() -> None:
         }
     )
     frame = pd.DataFrame({"age": ["21", "25", "30", "38", "40"], "x": ["a"] * 5})
-    release = frame.assign(age=["21", "20-29", "*", "[30, 45]", "(39, 40]"])
+    release = frame.assign(age=["21", "[20, 29]", "*", "[30, 45]", "(39, 40]"])
     rec = recoding(frame, release, pol)
     col = rec.columns[0]
     kinds = list(col.kind[col.item])
