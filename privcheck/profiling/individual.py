@@ -98,8 +98,22 @@ def _candidates(table: pa.Table, profiles: list[ColumnProfile]) -> list[ColumnPr
             continue
         if c.distinct > MAX_DISTINCT_SHARE * n:
             continue
+        if _reads_as_attribute(c):
+            continue
         out.append(c)
     return out
+
+
+def _reads_as_attribute(c: ColumnProfile) -> bool:
+    """Whether a column reads as an attribute of a person (an age, a birth year, a postcode, a
+    place …) rather than a key: an age repeats over the people of that age, and the birth year
+    beside it is constant within each age, which looks like a person key but is a dependency
+    between two attributes. A column named as a person key (``patient_id``) stays a candidate
+    whatever its values look like."""
+    if vocabulary.id_name(c.name) is not None:
+        return False
+    hit = vocabulary.concept_of_name(c.name)
+    return c.concept is not None or hit is not None
 
 
 def _person_attribute(c: ColumnProfile) -> bool:

@@ -153,7 +153,8 @@ def release_preview(
     narrowed = policy.model_copy(update={"attributes": kept})
     narrowed._base_dir = policy.base_dir
     try:
-        _, report = anonymize(sample, narrowed, "auto", seed=seed)
+        # decided as drafted (the preview is of the draft, open review entries and all)
+        _, report = anonymize(sample, narrowed, "auto", seed=seed, allow_draft=True)
     except PrivcheckError as exc:
         preview.error = str(exc)
     else:

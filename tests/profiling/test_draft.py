@@ -243,7 +243,7 @@ def test_one_age_like_quasi_identifier(columns, kept):
         assert column.reason.startswith("review:") and repr(kept) in column.reason
     if len(columns) > 1:
         assert "the one age-like quasi-identifier" in profile.column(kept).reason
-    release, _ = privcheck.anonymize(frame, policy, seed=0)
+    release, _ = privcheck.anonymize(frame, decided(policy), seed=0)
     assert not set(columns) - {kept} & set(release.columns)  # not released silently
 
 
@@ -262,7 +262,7 @@ def test_preview_is_the_auto_release_loss(drafts):
     frame, policy, profile = drafts["patients"]
     preview = profile.preview
     assert preview.sample_rows == preview.rows == len(frame) and preview.error is None
-    starred = policy.model_copy(update={"suppressed_records": "star"})
+    starred = decided(policy).model_copy(update={"suppressed_records": "star"})
     starred._base_dir = policy.base_dir
     release, report = privcheck.anonymize(frame, starred, "auto", seed=0, keep_order=True)
     assert report.chosen == preview.chosen
