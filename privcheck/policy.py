@@ -533,10 +533,11 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
     if isinstance(source, Policy | dict):
         return parse_policy(source)
     from privcheck.io import read_text_file
+    from privcheck.limits import DOCUMENT_BYTES
 
     path = Path(source)
     try:
-        text = read_text_file(path, "policy file")
+        text = read_text_file(path, "policy file", DOCUMENT_BYTES)
     except PrivcheckError as exc:  # missing, not a regular file, not UTF-8: the policy's fault
         raise PolicyError(str(exc)) from None
     try:
