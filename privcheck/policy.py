@@ -412,6 +412,7 @@ class Policy(_Strict):
             resolved.append(m)
         self.models = resolved
         for name, attr in self.attributes.items():
+            _bound_levels(name, attr.hierarchy)
             if (attr.top_coding or attr.bottom_coding) and attr.role is not Role.quasi_identifier:
                 raise ValueError(
                     f"attribute {name!r} has top/bottom coding but is not a quasi_identifier; "
@@ -490,6 +491,24 @@ class Policy(_Strict):
 
     def model_entries(self, name: str) -> list[ModelConfig]:
         return [m for m in self.models if m.model == name]
+
+
+def _bound_levels(name: str, hierarchy: Any) -> None:
+    """Refuse, when the policy is loaded, a hierarchy whose levels it spells out beyond
+    ``HIERARCHY_LEVELS`` (intervals' widths, a masking hierarchy's levels, an inline table's
+    columns); hierarchy files and masking by the longest value are bounded as they are built
+    (``privcheck.hierarchy.check_levels``)."""
+    from privcheck.limits import HIERARCHY_LEVELS
+
+    if isinstance(hierarchy, IntervalsHierarchy):
+        levels, advice = len(hierarchy.widths) + hierarchy.top, "use fewer widths"
+    elif isinstance(hierarchy, MaskingHierarchy) and hierarchy.levels is not None:
+        levels, advice = hierarchy.levels, "mask fewer characters"
+    elif isinstance(hierarchy, TableHierarchy) and hierarchy.rows:
+        levels, advice = len(hierarchy.rows[0]) - 1, "use fewer columns"
+    else:
+        return
+    HIERARCHY_LEVELS.check(levels, f"the hierarchy of {name!r} has", advice)
 
 
 def _first_error(exc: ValidationError, prefix: str = "policy") -> str:

@@ -77,8 +77,7 @@ class Incognito(GeneralizationAnonymizer):
             f"incognito may evaluate every node of the lattice (levels "
             f"{shape_text(problem.lattice.shape)}) and searches all 2^{q} subsets of its "
             "quasi-identifiers: that is up to",
-            "use mingen (it prunes the lattice where incognito evaluates it), "
-            + SMALLER_LATTICE,
+            "use mingen (it prunes the lattice where incognito evaluates it), " + SMALLER_LATTICE,
         )
         heights = np.asarray(problem.lattice.heights)
         lower = np.asarray(problem.lattice.lower)

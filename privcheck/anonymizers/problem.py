@@ -52,8 +52,8 @@ from privcheck.policy import ModelConfig
 #: lattice nodes a search keeping per-node arrays accepts by default (``LATTICE_NODES``)
 MAX_LATTICE = LATTICE_NODES.default
 #: quasi-identifiers a lattice search handles whatever the limits: it views per-node arrays
-#: with one axis per quasi-identifier, and numpy arrays have at most 64
-MAX_AXES = 64
+#: with one axis per quasi-identifier, and numpy arrays have at most 32 (numpy 1; 64 in 2)
+MAX_AXES = 32
 #: classes over all class tables kept for rolling up (~70-100 bytes each)
 _CACHE_CLASSES = 2_000_000
 #: lattices up to this many nodes index the table cache by node as well (16 bytes a node)
