@@ -50,6 +50,7 @@ class Lattice:
         strides = [1] * self.width
         for j in range(self.width - 2, -1, -1):
             strides[j] = strides[j + 1] * self.shape[j + 1]
+        self._strides = strides
         self.strides = np.array([min(s, _INT64_MAX) for s in strides], dtype=np.int64)
         self.size = math.prod(self.shape)
 
@@ -79,8 +80,10 @@ class Lattice:
         """Position of ``node`` in the numbering."""
         if tuple(node) not in self:
             raise ValueError(f"node {tuple(node)} is outside the lattice {self.lower}..{self.top}")
-        rel = np.asarray(node, dtype=np.int64) - np.asarray(self.lower, dtype=np.int64)
-        return int(rel @ self.strides)
+        # exact in Python integers: a greedy search may walk a lattice beyond 2^63 nodes
+        return sum(
+            (int(v) - lo) * s for v, lo, s in zip(node, self.lower, self._strides, strict=True)
+        )
 
     def node(self, index: int) -> Node:
         """The node numbered ``index``."""

@@ -419,8 +419,14 @@ class SearchProblem:
         return self.evaluator.evaluations
 
     def evaluate(self, node: Sequence[int]) -> NodeOutcome:
-        """Evaluate a node of the lattice (memoised)."""
-        return self.evaluate_index(self.lattice.index(node))
+        """Evaluate a node of the lattice (memoised). The node is evaluated as given, never
+        looked up by number: a greedy search on a lattice too large to enumerate (DataFly is
+        the search for those) must not build the table of every node."""
+        i = self.lattice.index(node)
+        hit = self.outcomes.get(i)
+        if hit is None:
+            hit = self.outcomes[i] = self.evaluator.evaluate(tuple(int(v) for v in node))
+        return hit
 
     def evaluate_index(self, i: int) -> NodeOutcome:
         """Evaluate the node numbered ``i`` (memoised; a search's own indices need no check)."""
