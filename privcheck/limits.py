@@ -425,6 +425,21 @@ GLOB_CHARACTERS = _limit(
     "length times the path's (no backtracking), so a long glob costs in proportion; a real glob "
     "is under a hundred characters.",
 )
+ATTRIBUTES = _limit(
+    "attributes",
+    5_000,
+    "attributes",
+    "Most attributes (columns) a policy may name: a check encodes each one it names (24,000 on "
+    "20 rows took 5.5 s of CPU, 5,000 about one). privcheck init drafts at most 500.",
+)
+MODELS = _limit(
+    "models",
+    1_000,
+    "models",
+    "Most model entries a policy may list: each is evaluated and reported on its own (19,000 "
+    "copies of one k-anonymity entry took 19 s of CPU to check). A policy with a model per "
+    "sensitive attribute and kind lists tens.",
+)
 HIERARCHY_LEVELS = _limit(
     "hierarchy_levels",
     64,

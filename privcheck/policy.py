@@ -493,6 +493,22 @@ class Policy(_Strict):
         return [m for m in self.models if m.model == name]
 
 
+def _bound_entries(data: dict) -> None:
+    """Refuse, before validating them, more attributes or model entries than ``ATTRIBUTES`` /
+    ``MODELS``: every check encodes each attribute and evaluates and reports each model."""
+    from privcheck.limits import ATTRIBUTES, MODELS
+
+    attributes, models = data.get("attributes"), data.get("models")
+    if isinstance(attributes, dict):
+        ATTRIBUTES.check(
+            len(attributes),
+            "the policy names",
+            "name the columns that matter (an unnamed column is left out of a release)",
+        )
+    if isinstance(models, list):
+        MODELS.check(len(models), "the policy lists", "list each model once")
+
+
 def _bound_levels(name: str, hierarchy: Any) -> None:
     """Refuse, when the policy is loaded, a hierarchy whose levels it spells out beyond
     ``HIERARCHY_LEVELS`` (intervals' widths, a masking hierarchy's levels, an inline table's
@@ -539,6 +555,7 @@ def parse_policy(data: Any, base_dir: Path | None = None) -> Policy:
         check_integers(data, "")
     except PolicyError as exc:
         raise PolicyError(f"invalid policy: {exc}") from None
+    _bound_entries(data)
     try:
         policy = Policy.model_validate(data)
     except ValidationError as exc:

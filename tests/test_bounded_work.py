@@ -104,6 +104,23 @@ def test_a_policy_of_too_many_values_under_the_byte_limit_is_refused_fast(tmp_pa
     refused(run("check", data, "-p", policy), "PRIVCHECK_MAX_DOCUMENT_VALUES", "values")
 
 
+def test_a_policy_of_thousands_of_models_or_attributes_is_refused(tmp_path):
+    data = write_csv(tmp_path / "d.csv", ["age"], [[20 + i] for i in range(30)])
+    many_models = {
+        "attributes": {"age": {"role": "quasi_identifier"}},
+        "models": k_anonymity() * 5000,
+    }
+    policy = write_policy(tmp_path / "models.json", many_models)
+    refused(run("check", data, "-p", policy), "PRIVCHECK_MAX_MODELS", "5,000 models")
+    names = [f"c{i}" for i in range(8000)]
+    wide = write_csv(
+        tmp_path / "wide.csv", names, [[(r + i) % 7 for i in range(8000)] for r in range(5)]
+    )
+    many = {"attributes": {n: {"role": "quasi_identifier"} for n in names}, "models": k_anonymity()}
+    policy = write_policy(tmp_path / "attributes.json", many)
+    refused(run("check", wide, "-p", policy), "PRIVCHECK_MAX_ATTRIBUTES", "8,000 attributes")
+
+
 def test_the_largest_inline_hierarchy_within_the_limits_loads(tmp_path):
     """About 16,000 inline rows of five levels: accepted, and parsed in seconds."""
     from privcheck.policy import load_policy
