@@ -12,7 +12,9 @@ Each file is checked against every policy whose globs match it (files no rule ma
 skipped), one readable line per file and policy, and the exit code is 0 when every check passes,
 1 when some model is violated, 2 on bad input (an unreadable file, a broken policy or config).
 Globs are matched against paths relative to the config file's folder: ``*`` and ``?`` stay
-within one folder, ``**/`` spans any number of folders.
+within one folder, ``**/`` spans any number of folders, ``[…]`` is a character class. They are
+matched by a bit-parallel automaton (`Glob`), in time linear in the path whatever the glob:
+the regular expressions they were once translated to backtracked without end on ``*a*a…b``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from privcheck.errors import PolicyError, PrivcheckError
+from privcheck.errors import DataError, PolicyError, PrivcheckError
 from privcheck.io import read_text_file
 from privcheck.limits import DOCUMENT_BYTES, GLOB_CHARACTERS
 from privcheck.report import Report, _fmt, _params, requirement
@@ -302,7 +304,15 @@ def all_files(config: HookConfig) -> list[Path]:
     folders no glob can reach."""
     globs = [compile_glob(g) for rule in config.rules for g in rule.globs]
     found: list[Path] = []
-    for folder, subfolders, names in os.walk(config.root):
+
+    def unreadable(exc: OSError) -> None:
+        raise DataError(
+            f"cannot read the folder {exc.filename} under {config.root}: {exc.strerror}; the "
+            "hook must see every file its globs may match (fix the permissions, or name the "
+            "files to check)"
+        )
+
+    for folder, subfolders, names in os.walk(config.root, onerror=unreadable):
         here = Path(folder).relative_to(config.root).as_posix()
         here = "" if here == "." else here
         subfolders[:] = sorted(

@@ -8,9 +8,11 @@ on the shapes that made the oracle backtrack, the matcher must stay fast.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import time
+from pathlib import Path
 
 import pytest
 
@@ -126,3 +128,24 @@ def test_folders_no_glob_reaches_are_not_walked():
     assert matcher.may_match_below("releases/2026/q1")
     assert not matcher.may_match_below("node_modules")
     assert compile_glob("**/*.csv").may_match_below("anything/at/all")
+
+
+def test_an_unreadable_folder_is_an_error_not_a_silent_skip(tmp_path, monkeypatch):
+    """Without file arguments the hook walks the config's folder: a folder it cannot read would
+    hide files from the gate, so it is bad input (exit 2), not a pass."""
+    from privcheck.errors import DataError
+    from privcheck.hook import HookConfig, Rule, all_files
+
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "a.csv").write_text("x\n1\n")
+    real_scandir = os.scandir
+
+    def scandir(path="."):
+        if Path(path).name == "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    config = HookConfig(tmp_path, (Rule(("**/*.csv",), tmp_path / "p.yaml"),), tmp_path / "t")
+    with pytest.raises(DataError, match=r"cannot read the folder .*locked.*Permission denied"):
+        all_files(config)
