@@ -7,6 +7,7 @@ accepted (and documented in the JSON Schema) exactly like a built-in one.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from enum import StrEnum
 from pathlib import Path
@@ -576,6 +577,19 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
         text = read_text_file(path, "policy file", DOCUMENT_BYTES)
     except PrivcheckError as exc:  # missing, not a regular file, not UTF-8: the policy's fault
         raise PolicyError(str(exc)) from None
+    # a command reads its policy more than once (its outputs are checked against the files the
+    # policy names before the work): parsed once per content, folder and limits in force, so
+    # the largest policy the limits accept costs its parse once (a copy each time after)
+    from privcheck.limits import LIMITS
+
+    key = (
+        path.suffix.lower() == ".json",
+        hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest(),
+        path.parent.resolve(),
+        tuple(limit.value() for limit in LIMITS.values()),
+    )
+    if key in _LOADED:
+        return _LOADED[key].model_copy(deep=True)
     try:
         data = load_json(text) if path.suffix.lower() == ".json" else load_yaml(text)
     except PolicyError as exc:  # nesting or alias expansion beyond the bounds
@@ -585,7 +599,20 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise PolicyError(f"policy file {path} is not valid YAML/JSON{where}: {problem}") from None
-    return parse_policy(data, base_dir=path.parent.resolve())
+    policy = parse_policy(data, base_dir=path.parent.resolve())
+    _remember(key, policy)
+    return policy
+
+
+#: policies already parsed in this process, by content (see ``load_policy``)
+_LOADED: dict[tuple, Policy] = {}
+_LOADED_SIZE = 8
+
+
+def _remember(key: tuple, policy: Policy) -> None:
+    if len(_LOADED) >= _LOADED_SIZE:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[key] = policy.model_copy(deep=True)
 
 
 def policy_json_schema() -> dict[str, Any]:
