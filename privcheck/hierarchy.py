@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.limits import HIERARCHY_LEVELS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -75,6 +76,13 @@ class LevelArrays:
             maps.append(np.append(self.maps[i], code).astype(np.int64))
             labels.append(lab if merge_at_top else np.append(lab, MISSING_LABEL).astype(object))
         return LevelArrays(np.append(self.ground, MISSING_LABEL).astype(object), maps, labels)
+
+
+def check_levels(name: str, levels: int, advice: str = "use fewer levels") -> None:
+    """Refuse a hierarchy of more than ``HIERARCHY_LEVELS`` generalization levels before its
+    level arrays are built (each is a pass over the column's distinct values, and each adds a
+    factor to the lattice a search explores)."""
+    HIERARCHY_LEVELS.check(levels, f"the hierarchy of {name!r} has", advice)
 
 
 def identity_levels(ground: np.ndarray) -> LevelArrays:
@@ -179,6 +187,7 @@ def _table_levels(spec: TableHierarchy, name: str, base_dir: Path | None) -> Lev
     if not rows:
         raise PolicyError(f"hierarchy of {name!r} is empty")
     width = len(rows[0])
+    check_levels(name, width - 1, "use fewer columns (one per level after the first)")
     for r, row in enumerate(rows):
         if len(row) != width:
             raise PolicyError(
@@ -235,6 +244,7 @@ def interval_levels(spec: IntervalsHierarchy, name: str, values: np.ndarray) -> 
     ``[1152921504606846976, 1152921504606846985]``); other numbers in float64, which is refused
     for integers beyond 2^53 that it could not bound exactly.
     """
+    check_levels(name, len(spec.widths) + spec.top, "use fewer widths")
     ints = _integer_values(values, name)
     exact = ints is not None and _whole(spec.origin) and all(_whole(w) for w in spec.widths)
     columns = [np.asarray(values, dtype=object)]
@@ -275,6 +285,13 @@ def masking_levels(spec: MaskingHierarchy, name: str, values: np.ndarray) -> Lev
     strings = pd.Series(np.asarray(values, dtype=object)).astype(str)
     longest = int(strings.str.len().max()) if len(strings) else 1
     n = spec.levels if spec.levels is not None else longest
+    check_levels(
+        name,
+        n,
+        "set its 'levels' (characters masked at the top level)"
+        if spec.levels is None
+        else "mask fewer characters",
+    )
     if n > longest:
         raise PolicyError(
             f"masking hierarchy of {name!r} asks for {n} levels but the longest value has only "

@@ -12,20 +12,23 @@ Each file is checked against every policy whose globs match it (files no rule ma
 skipped), one readable line per file and policy, and the exit code is 0 when every check passes,
 1 when some model is violated, 2 on bad input (an unreadable file, a broken policy or config).
 Globs are matched against paths relative to the config file's folder: ``*`` and ``?`` stay
-within one folder, ``**/`` spans any number of folders.
+within one folder, ``**/`` spans any number of folders, ``[…]`` is a character class. They are
+matched by a bit-parallel automaton (`Glob`), in time linear in the path whatever the glob:
+the regular expressions they were once translated to backtracked without end on ``*a*a…b``.
 """
 
 from __future__ import annotations
 
-import re
+import os
 import sys
 import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from privcheck.errors import PolicyError, PrivcheckError
+from privcheck.errors import DataError, PolicyError, PrivcheckError
 from privcheck.io import read_text_file
+from privcheck.limits import DOCUMENT_BYTES, GLOB_CHARACTERS
 from privcheck.report import Report, _fmt, _params, draft_note, requirement
 
 CONFIG_NAMES = ("privcheck.toml", "pyproject.toml")
@@ -40,7 +43,7 @@ class Rule:
     policy: Path
 
     def matches(self, relative: str) -> bool:
-        return any(glob_regex(g).fullmatch(relative) for g in self.globs)
+        return any(compile_glob(g).fullmatch(relative) for g in self.globs)
 
 
 @dataclass(frozen=True)
@@ -50,39 +53,165 @@ class HookConfig:
     source: Path
 
 
+class BadGlob(ValueError):
+    """A glob that cannot mean what it says (a reversed range); the message says where."""
+
+
+@dataclass(frozen=True)
+class Glob:
+    """A path glob compiled to a bit-parallel automaton: ``fullmatch`` runs in time
+    proportional to the path's length times the glob's / 64, whatever the glob — no
+    backtracking, so ``*a*a*a…b`` or ``**/**/**/…`` cost what they are long.
+
+    Tokens (one automaton state each): a literal character, ``?`` (one character but ``/``), a
+    class ``[…]`` (never ``/``), ``*`` (characters but ``/``), ``**`` (any characters), ``**/``
+    (any number of whole folders). Runs of tokens that match the same strings (``**/**/``,
+    ``***``) are merged, so closing over the empty moves takes a pass or two."""
+
+    size: int  # tokens; state ``size`` accepts
+    literal: dict[str, int]  # character → states of literal tokens of that character
+    classes: tuple[tuple[int, bool, tuple[tuple[str, str], ...]], ...]  # state, negated, ranges
+    any_char: int  # ``?`` states
+    star: int  # ``*`` states
+    dstar: int  # ``**`` states
+    folders: int  # ``**/`` states
+
+    def _advance(self, ch: str) -> int:
+        """States whose token consumes ``ch`` and moves on."""
+        mask = self.literal.get(ch, 0)
+        if ch != "/":
+            mask |= self.any_char
+            for state, negated, ranges in self.classes:
+                if any(lo <= ch <= hi for lo, hi in ranges) != negated:
+                    mask |= 1 << state
+        return mask
+
+    def _close(self, states: int) -> int:
+        """Add the states reached by skipping tokens that may match nothing."""
+        skippable = self.star | self.dstar | self.folders
+        while True:
+            more = states | ((states & skippable) << 1)
+            if more == states:
+                return states
+            states = more
+
+    def _run(self, path: str) -> tuple[int, int]:
+        """The states after reading ``path``: (states, states within a ``**/`` folder name)."""
+        states, inside = self._close(1), 0
+        advance: dict[str, int] = {}
+        for ch in path:
+            step = advance.get(ch)
+            if step is None:
+                step = advance[ch] = self._advance(ch)
+            moved = (states & step) << 1
+            if ch == "/":
+                states, inside = moved | (states & (self.dstar | self.folders)) | inside, 0
+            else:
+                inside = (states & self.folders) | inside
+                states = moved | (states & (self.star | self.dstar))
+            states = self._close(states)
+            if not states and not inside:
+                break
+        return states, inside
+
+    def fullmatch(self, path: str) -> bool:
+        """Whether the whole of ``path`` (relative, ``/``-separated) matches."""
+        return bool(self._run(path)[0] >> self.size & 1)
+
+    def may_match_below(self, folder: str) -> bool:
+        """Whether a path inside ``folder`` (``a/b``; ``""``: the root) can match: a walk of the
+        tree skips folders no glob can reach."""
+        states, inside = self._run(f"{folder}/" if folder else "")
+        return bool(states or inside)
+
+
+def _class(glob: str, start: int) -> tuple[bool, tuple[tuple[str, str], ...], int] | None:
+    """The class opening at ``glob[start] == '['``: (negated, ranges, end), or None when it is
+    not closed (the ``[`` is then a literal character, as for fnmatch). A ``]`` first in the
+    class is a member (``[]]``, ``[!]]``); a reversed range (``[z-a]``) is an error."""
+    i = start + 1
+    negated = i < len(glob) and glob[i] == "!"
+    i += negated
+    body_start = i
+    if i < len(glob) and glob[i] == "]":
+        i += 1
+    end = glob.find("]", i)
+    if end < 0:
+        return None
+    body, ranges, j = glob[body_start:end], [], 0
+    while j < len(body):
+        if j + 2 < len(body) and body[j + 1] == "-":
+            lo, hi = body[j], body[j + 2]
+            if lo > hi:
+                raise BadGlob(
+                    f"has a reversed character range at character {start + 1 + negated + j + 1} "
+                    "(it matches nothing); write it low-high, e.g. [a-z]"
+                )
+            ranges.append((lo, hi))
+            j += 3
+        else:
+            ranges.append((body[j], body[j]))
+            j += 1
+    return negated, tuple(ranges), end
+
+
+def _merged(previous: str | None, kind: str) -> str | None:
+    """The one token two adjacent wildcards match the strings of, or None: the same twice is
+    itself, either with ``**`` is ``**``; ``**/*`` and ``*`` then ``**/`` stay two."""
+    wild = ("star", "dstar", "folders")
+    if previous not in wild or kind not in wild:
+        return None
+    if previous == kind:
+        return kind
+    return "dstar" if "dstar" in (previous, kind) else None
+
+
 @cache
-def glob_regex(glob: str) -> re.Pattern[str]:
-    """A path glob as a regex: ``**/`` any folders, ``*`` / ``?`` within one folder, ``[..]``."""
-    out, i = [], 0
+def compile_glob(glob: str) -> Glob:
+    """A path glob: ``**/`` any folders, ``**`` anything, ``*`` / ``?`` within one folder,
+    ``[..]`` / ``[!..]`` one character of a class (never ``/``). Raises `BadGlob`."""
+    kinds: list[tuple[str, object]] = []
+    i = 0
     while i < len(glob):
         c = glob[i]
         if glob.startswith("**/", i):
-            out.append("(?:[^/]*/)*")
-            i += 3
+            kind, i = ("folders", None), i + 3
         elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
+            kind, i = ("dstar", None), i + 2
         elif c == "*":
-            out.append("[^/]*")
-            i += 1
+            kind, i = ("star", None), i + 1
         elif c == "?":
-            out.append("[^/]")
-            i += 1
-        elif c == "[":
-            end = glob.find("]", i + 1)
-            if end < 0:
-                out.append(re.escape(c))
-                i += 1
-            else:
-                body = glob[i + 1 : end].replace("\\", "\\\\")
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append(f"[{body}]")
-                i = end + 1
+            kind, i = ("any", None), i + 1
+        elif c == "[" and (found := _class(glob, i)) is not None:
+            negated, ranges, end = found
+            kind, i = ("class", (negated, ranges)), end + 1
         else:
-            out.append(re.escape(c))
-            i += 1
-    return re.compile("".join(out))
+            kind, i = ("literal", c), i + 1
+        merged = _merged(kinds[-1][0] if kinds else None, kind[0])
+        if merged is not None:  # ``**/**/`` is ``**/``, ``***`` is ``**``
+            kinds[-1] = (merged, None)
+        else:
+            kinds.append(kind)
+    literal: dict[str, int] = {}
+    classes = []
+    masks = {"any": 0, "star": 0, "dstar": 0, "folders": 0}
+    for state, (kind, value) in enumerate(kinds):
+        if kind == "literal":
+            literal[value] = literal.get(value, 0) | 1 << state  # type: ignore[index]
+        elif kind == "class":
+            negated, ranges = value  # type: ignore[misc]
+            classes.append((state, negated, ranges))
+        else:
+            masks[kind] |= 1 << state
+    return Glob(
+        len(kinds),
+        literal,
+        tuple(classes),
+        masks["any"],
+        masks["star"],
+        masks["dstar"],
+        masks["folders"],
+    )
 
 
 def find_config(start: Path | None = None) -> Path:
@@ -91,7 +220,8 @@ def find_config(start: Path | None = None) -> Path:
     for name in CONFIG_NAMES:
         path = folder / name
         if path.is_file() and (
-            name != "pyproject.toml" or "tool.privcheck" in read_text_file(path, "config file")
+            name != "pyproject.toml"
+            or "tool.privcheck" in read_text_file(path, "config file", DOCUMENT_BYTES)
         ):
             return path
     raise PolicyError(
@@ -107,7 +237,7 @@ def load_config(path: Path) -> HookConfig:
     file and the key or position, never a value read from it (``privcheck.messages``)."""
     from privcheck.messages import scrub, shown_key
 
-    text = read_text_file(path, "config file")
+    text = read_text_file(path, "config file", DOCUMENT_BYTES)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -149,6 +279,13 @@ def load_config(path: Path) -> HookConfig:
             raise PolicyError(f"{path}: check[{i}].files must be a glob or a list of globs")
         if not all(isinstance(f, str) and f for f in files):
             raise PolicyError(f"{path}: check[{i}].files must be a glob or a list of globs")
+        for j, glob in enumerate(files):
+            where = f"{path}: check[{i}].files[{j}]"
+            GLOB_CHARACTERS.check(len(glob), f"{where} has", "write a shorter glob")
+            try:
+                compile_glob(glob.removeprefix("./"))
+            except BadGlob as exc:
+                raise PolicyError(f"{where} {exc}") from None
         if not isinstance(policy, str) or not policy:
             raise PolicyError(f"{path}: check[{i}].policy must be the path of a policy file")
         policy_path = (root / policy).resolve()
@@ -168,21 +305,46 @@ def _relative(path: Path, root: Path) -> str | None:
 
 
 def assign(files: list[Path], config: HookConfig) -> list[tuple[Path, list[Rule]]]:
-    """Each file with the rules that apply to it (files outside the config's folder match none)."""
+    """Each file with the rules that apply to it (files outside the config's folder match none);
+    a policy several rules assign to a file is checked once."""
     out = []
     for f in files:
         rel = _relative(f, config.root)
-        rules = [r for r in config.rules if rel is not None and r.matches(rel)]
-        out.append((f, rules))
+        rules: dict[Path, Rule] = {}
+        for r in config.rules:
+            if rel is not None and r.policy not in rules and r.matches(rel):
+                rules[r.policy] = r
+        out.append((f, list(rules.values())))
     return out
 
 
 def all_files(config: HookConfig) -> list[Path]:
-    """Every existing file some rule matches (``privcheck hook`` without file arguments)."""
-    found: set[Path] = set()
-    for rule in config.rules:
-        for glob in rule.globs:
-            found.update(p for p in config.root.glob(glob) if p.is_file())
+    """Every existing file some rule matches (``privcheck hook`` without file arguments): one
+    walk of the config's folder (symbolic links to folders are not followed), skipping the
+    folders no glob can reach."""
+    globs = [compile_glob(g) for rule in config.rules for g in rule.globs]
+    found: list[Path] = []
+
+    def unreadable(exc: OSError) -> None:
+        raise DataError(
+            f"cannot read the folder {exc.filename} under {config.root}: {exc.strerror}; the "
+            "hook must see every file its globs may match (fix the permissions, or name the "
+            "files to check)"
+        )
+
+    for folder, subfolders, names in os.walk(config.root, onerror=unreadable):
+        here = Path(folder).relative_to(config.root).as_posix()
+        here = "" if here == "." else here
+        subfolders[:] = sorted(
+            d
+            for d in subfolders
+            if any(g.may_match_below(f"{here}/{d}" if here else d) for g in globs)
+        )
+        for name in names:
+            relative = f"{here}/{name}" if here else name
+            path = Path(folder) / name
+            if any(g.fullmatch(relative) for g in globs) and path.is_file():
+                found.append(path)
     return sorted(found)
 
 

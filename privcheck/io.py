@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from privcheck.errors import DataError
+from privcheck.limits import DOCUMENT_BYTES, TEXT_BYTES, Limit
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -31,9 +32,9 @@ _DELIMITERS = ";,\t|"
 #: extensions of the table files privcheck writes and reads back (a release must be re-checkable)
 RELEASE_SUFFIXES = (".csv", ".tsv", ".txt", ".parquet", ".pq")
 
-#: largest text file (policy, transformation, tags, config) privcheck parses: a policy with a
-#: large inline hierarchy is well below it; anything larger is refused before it is parsed
-MAX_TEXT_BYTES = 64 * 1024 * 1024
+#: largest hierarchy or --intruder-records file read whole (``privcheck.limits.TEXT_BYTES``);
+#: policies, transformations, tags and configs are bounded by ``DOCUMENT_BYTES``, far lower
+MAX_TEXT_BYTES = TEXT_BYTES.default
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -73,12 +74,15 @@ def require_regular_file(path: str | Path, what: str) -> Path:
     return path
 
 
-def read_bytes_bounded(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes.
+def read_bytes_bounded(path: str | Path, what: str, limit: Limit | int = TEXT_BYTES) -> bytes:
+    """The bytes of a regular file within ``limit``: a `Limit` (the value in force, its refusal
+    naming its override; default ``TEXT_BYTES``) or a number of bytes.
 
-    Opened without blocking and checked again on the open descriptor, so a file swapped for a
-    FIFO between the check and the open cannot hang the command."""
+    The size is measured before a byte is read; the file is opened without blocking and checked
+    again on the open descriptor, so a file swapped for a FIFO between the check and the open
+    cannot hang the command."""
     path = require_regular_file(path, what)
+    bound = limit.value() if isinstance(limit, Limit) else limit
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -87,20 +91,27 @@ def read_bytes_bounded(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES)
         info = os.fstat(fh.fileno())
         if not stat.S_ISREG(info.st_mode):
             raise DataError(f"{what} {path} is {file_kind(info.st_mode)}, not a regular file")
-        if info.st_size > limit:
-            raise DataError(
-                f"{what} {path} is {info.st_size:,} bytes, more than privcheck reads "
-                f"({limit:,}); is it the right file?"
-            )
-        data = fh.read(limit + 1)
-    if len(data) > limit:
-        raise DataError(f"{what} {path} is larger than privcheck reads ({limit:,} bytes)")
+        if bound and info.st_size > bound:
+            _too_big(path, what, limit, info.st_size)
+        data = fh.read(bound + 1) if bound else fh.read()
+    if bound and len(data) > bound:  # it grew since fstat
+        _too_big(path, what, limit, len(data))
     return data
 
 
+def _too_big(path: Path, what: str, limit: Limit | int, size: int) -> None:
+    if isinstance(limit, Limit):
+        limit.check(size, f"{what} {path} has")
+    raise DataError(
+        f"{what} {path} is {size:,} bytes, more than privcheck reads ({limit:,}); is it the "
+        "right file?"
+    )
+
+
 def read_json_file(path: str | Path, what: str) -> Any:
-    """A JSON file, bounded and strict (see ``privcheck.limits.load_json``): one line naming the
-    file for anything that is not a JSON document privcheck accepts."""
+    """A JSON file, bounded and strict (see ``privcheck.limits.load_json``; at most
+    ``DOCUMENT_BYTES``): one line naming the file for anything that is not a JSON document
+    privcheck accepts."""
     return read_json_text(path, what)[0]
 
 
@@ -113,7 +124,7 @@ def read_json_text(path: str | Path, what: str) -> tuple[Any, str]:
     from privcheck.messages import syntax_error
 
     try:
-        text = read_text_file(path, what)
+        text = read_text_file(path, what, DOCUMENT_BYTES)
     except DataError as exc:  # a configuration file: its problems are the policy's kind
         raise PolicyError(str(exc)) from None
     try:
@@ -124,7 +135,7 @@ def read_json_text(path: str | Path, what: str) -> tuple[Any, str]:
         raise PolicyError(syntax_error(exc, f"{what} {path}", "JSON")) from None
 
 
-def read_text_file(path: str | Path, what: str, limit: int = MAX_TEXT_BYTES) -> str:
+def read_text_file(path: str | Path, what: str, limit: Limit | int = TEXT_BYTES) -> str:
     """A UTF-8 text file (a BOM is allowed), refused in one line naming the file and the first
     byte that is not UTF-8 (a latin-1 policy, a UTF-16 export)."""
     data = read_bytes_bounded(path, what, limit)

@@ -13,12 +13,15 @@ must coarsen a previous one, see ``--previous``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from functools import cached_property
 
 import numpy as np
 
 Node = tuple[int, ...]
+
+_INT64_MAX = 2**63 - 1
 
 
 class Lattice:
@@ -42,11 +45,14 @@ class Lattice:
         self.names = list(names) if names is not None else [f"q{j}" for j in range(self.width)]
         #: levels per quasi-identifier inside the lattice
         self.shape: Node = tuple(h - lo + 1 for h, lo in zip(self.heights, self.lower, strict=True))
-        strides = np.ones(self.width, dtype=np.int64)
+        # Python products: numpy's int64 ones wrap around (with a warning) for a wide policy,
+        # 64 levels ** 11; a lattice that large is refused by the searches before any use
+        strides = [1] * self.width
         for j in range(self.width - 2, -1, -1):
             strides[j] = strides[j + 1] * self.shape[j + 1]
-        self.strides = strides
-        self.size = int(np.prod(self.shape, dtype=np.int64)) if self.width else 1
+        self._strides = strides
+        self.strides = np.array([min(s, _INT64_MAX) for s in strides], dtype=np.int64)
+        self.size = math.prod(self.shape)
 
     # ------------------------------------------------------------------ basics
     @property
@@ -74,8 +80,10 @@ class Lattice:
         """Position of ``node`` in the numbering."""
         if tuple(node) not in self:
             raise ValueError(f"node {tuple(node)} is outside the lattice {self.lower}..{self.top}")
-        rel = np.asarray(node, dtype=np.int64) - np.asarray(self.lower, dtype=np.int64)
-        return int(rel @ self.strides)
+        # exact in Python integers: a greedy search may walk a lattice beyond 2^63 nodes
+        return sum(
+            (int(v) - lo) * s for v, lo, s in zip(node, self.lower, self._strides, strict=True)
+        )
 
     def node(self, index: int) -> Node:
         """The node numbered ``index``."""

@@ -17,6 +17,15 @@ expanded (a 451-byte "billion laughs" document names ~9^10 of them), and a key r
 mapping (the parsers would silently keep the last, letting a later line undo an earlier role)
 are refused with one line, in time linear in the text.
 
+Work limits. A small input must not buy minutes of work: every quantity an input controls that
+multiplies the work — a policy's bytes before it is parsed, a model file's bytes before it is
+inflated, levels per hierarchy, nodes of a lattice searched one by one, attribute subsets, columns
+profiled … — has a `Limit` here, each with the reason for its value. Each is overridden by its
+environment variable ``PRIVCHECK_MAX_<NAME>`` (a whole number; ``0``: no limit), read when the
+limit is checked, so a CI job or a hook raises it without a code change. Exceeding one raises
+`LimitError` (a `PolicyError`: one line, exit 2) naming the limit, the value seen and the
+override, before the work starts. ``docs/limits.md`` lists them all (a test keeps it in step).
+
 YAML is read with the YAML 1.2 core schema's scalars, not PyYAML's YAML 1.1 ones, which change
 what a value means: ``k: 010`` was octal (k = 8), ``1_000`` and ``1:20`` (base 60) numbers,
 ``yes``/``no``/``on``/``off`` booleans (a column named ``no`` became ``False``), ``2024-01-31`` a
@@ -33,7 +42,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import yaml
@@ -122,9 +134,14 @@ def _spelling(text: str) -> Spelling:
     return Spelling(text, f"{why}; write the number in decimal, or quote it as text", "number")
 
 
-class _Loader(yaml.SafeLoader):
-    """SafeLoader with the YAML 1.2 core schema's scalars (see the module docstring) and only
-    its tags, whose integers of more than _MAX_DIGITS digits become `HugeInt` markers and which
+#: libyaml's parser when PyYAML was built with it (every PyPI wheel is): the same safe
+#: constructors, ten times faster than the pure-Python parser (1 MB: ~1 s, not ~10 s)
+_SafeBase = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_SafeBase):  # type: ignore[valid-type,misc]
+    """SafeLoader (libyaml's parser when PyYAML has it) with the YAML 1.2 core schema's
+    scalars (see the module docstring) and only its tags, whose integers of more than _MAX_DIGITS digits become `HugeInt` markers and which
     refuses a key repeated within one mapping."""
 
     yaml_implicit_resolvers: ClassVar[dict] = {}  # only the resolvers added below
@@ -233,9 +250,24 @@ _Loader.add_implicit_resolver(
 _Loader.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"<<\Z"), ["<"])
 
 
+def _events(text: str) -> Iterator[yaml.Event]:
+    """The text's YAML events. libyaml scans up to 1,024 characters ahead (a simple key may be
+    that long), so a deep ``[[[[…`` reaches its own nesting limit (1,000) before this pass sees
+    level MAX_DEPTH: that refusal is worded as ours."""
+    try:
+        yield from yaml.parse(text, Loader=_SafeBase)
+    except yaml.YAMLError as exc:
+        if "nesting depth" in str(getattr(exc, "problem", "")):
+            raise PolicyError(
+                f"its YAML is nested more than {MAX_DEPTH} levels deep; flatten it"
+            ) from None
+        raise
+
+
 def _bound_yaml(text: str) -> None:
-    """Refuse a YAML text nested deeper than MAX_DEPTH or whose aliases add more than
-    MAX_ALIAS_VALUES values once expanded, from its event stream (one pass, nothing built).
+    """Refuse a YAML text nested deeper than MAX_DEPTH, of more than `DOCUMENT_VALUES` values
+    as written, or whose aliases add more than MAX_ALIAS_VALUES values once expanded, from its
+    event stream (one pass, nothing built).
 
     Each collection's expanded size is 1 + its children's; an alias counts its anchor's size,
     so ``[*a, *a, …]`` chains are measured as the tree a consumer would walk."""
@@ -244,8 +276,14 @@ def _bound_yaml(text: str) -> None:
     written = 0  # values as written in the text
     expanded = 0  # values of finished top-level nodes, aliases expanded
 
+    most = DOCUMENT_VALUES.value()
+    events = _events(text)
+
     def add(size: int) -> None:
         nonlocal expanded
+        if most and written > most:  # count the rest (nothing built) to name the total
+            rest = sum(isinstance(e, yaml.ScalarEvent | yaml.CollectionStartEvent) for e in events)
+            DOCUMENT_VALUES.check(written + rest, "its YAML has")
         if stack:
             stack[-1][0] += size
         else:
@@ -256,7 +294,7 @@ def _bound_yaml(text: str) -> None:
                 "is written (aliases of aliases: an 'alias bomb'); write the values out"
             )
 
-    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+    for event in events:
         if isinstance(event, yaml.AliasEvent) and any(a == event.anchor for _, a in stack):
             raise PolicyError(
                 f"its YAML alias *{event.anchor} refers to a value that contains it (a value "
@@ -307,6 +345,14 @@ def _bound_json(text: str) -> None:
             depth -= 1
 
 
+def _bound_size(text: str) -> None:
+    """Refuse a text longer than `DOCUMENT_BYTES` before parsing it (files are measured as
+    they are read; this covers texts given directly: --param values, a re-read draft)."""
+    limit = DOCUMENT_BYTES.value()
+    if limit and len(text) > limit // 4:  # (a character is at most four bytes)
+        DOCUMENT_BYTES.check(len(text.encode("utf-8", "surrogatepass")), "the text has")
+
+
 def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -324,6 +370,7 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def load_yaml(text: str) -> Any:
     """``yaml.safe_load``, bounded (depth, alias expansion), refusing repeated keys, that never
     raises on a long integer (see `HugeInt`). Bounds raise PolicyError, syntax YAMLError."""
+    _bound_size(text)
     _bound_yaml(text)
     return yaml.load(text, Loader=_Loader)
 
@@ -331,6 +378,7 @@ def load_yaml(text: str) -> Any:
 def load_json(text: str) -> Any:
     """``json.loads``, bounded (depth), refusing repeated keys, that never raises on a long
     integer (see `HugeInt`). Bounds raise PolicyError, syntax ValueError."""
+    _bound_size(text)
     _bound_json(text)
     return json.loads(
         text,
@@ -385,3 +433,271 @@ def as_bool(value: Any, where: str) -> bool:
         if word in FALSE_WORDS:
             return False
     raise PolicyError(f"{where} must be true or false (or yes/no, 1/0); got {value!r}")
+
+
+# --------------------------------------------------------------------------- work limits
+
+
+class LimitError(PolicyError):
+    """An input asked for more work than a documented `Limit` allows (one line, exit 2)."""
+
+
+#: counts beyond this are written in scientific notation in a refusal (a lattice of 64^40 nodes)
+_SHOWN_EXACTLY = 10**15
+
+
+def _count(value: int) -> str:
+    return f"{value:,}" if value < _SHOWN_EXACTLY else f"about {float(value):.3g}"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A bound on the work one input may ask for; ``why`` says why its value (docs/limits.md).
+
+    The value in force is ``$PRIVCHECK_MAX_<NAME>`` when set (a whole number, ``0``: no limit),
+    else ``default``; it is read at each check, so a test or a CI job can change it."""
+
+    name: str
+    default: int
+    unit: str
+    why: str
+
+    @property
+    def variable(self) -> str:
+        """The environment variable that overrides the limit."""
+        return f"PRIVCHECK_MAX_{self.name.upper()}"
+
+    def value(self) -> int:
+        """The limit in force (0: no limit)."""
+        raw = os.environ.get(self.variable, "").strip()
+        if not raw:
+            return self.default
+        try:
+            value = int(raw)
+        except ValueError:
+            value = -1
+        if value < 0 or value > INT64_MAX:
+            raise PolicyError(
+                f"{self.variable} must be a whole number of {self.unit} (0: no limit); "
+                f"got {raw[:40]!r}"
+            )
+        return value
+
+    def allows(self, seen: int) -> bool:
+        """Whether ``seen`` is within the limit in force."""
+        limit = self.value()
+        return limit == 0 or seen <= limit
+
+    def check(self, seen: int, subject: str, advice: str = "") -> None:
+        """Raise `LimitError` when ``seen`` exceeds the limit: ``subject`` says what was counted
+        ("the hierarchy of 'age' has"), ``advice`` how to stay within it."""
+        if not self.allows(seen):
+            raise LimitError(self.message(seen, subject, advice))
+
+    def stop(self, subject: str, advice: str = "") -> None:
+        """Raise `LimitError` for work counted as it is done, stopped at the limit (its total
+        is not known): ``subject`` says what ("the k-neighbourhood check needs")."""
+        fix = f"{advice}, or " if advice else ""
+        raise LimitError(
+            f"{subject} more than {self.value():,} {self.unit}, the limit "
+            f"({self.variable}); {fix}set {self.variable} higher (0: no limit) to allow it"
+        )
+
+    def message(self, seen: int, subject: str, advice: str = "") -> str:
+        """The refusal: what was counted, the value seen, the limit, the override."""
+        raise_to = str(seen) if seen < _SHOWN_EXACTLY else "0"
+        fix = f"{advice}, or " if advice else ""
+        return (
+            f"{subject} {_count(seen)} {self.unit}, more than the limit of "
+            f"{self.value():,} ({self.variable}); {fix}set {self.variable}={raise_to} to allow it"
+        )
+
+
+#: every work limit, by name (docs/limits.md documents each; a test checks the two agree)
+LIMITS: dict[str, Limit] = {}
+
+
+def _limit(name: str, default: int, unit: str, why: str) -> Limit:
+    LIMITS[name] = limit = Limit(name, default, unit, why)
+    return limit
+
+
+DOCUMENT_BYTES = _limit(
+    "document_bytes",
+    1 << 20,
+    "bytes",
+    "Largest policy, transformation, report, tags file or privcheck.toml parsed (YAML, JSON, "
+    "TOML), measured before parsing. A real policy is a few kilobytes; Adult's nine ARX "
+    "hierarchies written inline weigh 9-23 KB, a 20,000-row inline table about 1 MB (bigger "
+    "tables belong in a hierarchy file). YAML costs about a second per megabyte to parse even "
+    "with libyaml (ten times that without), so 1 MiB keeps the largest accepted policy to "
+    "seconds; 64 MB once allowed ten minutes.",
+)
+DOCUMENT_VALUES = _limit(
+    "document_values",
+    100_000,
+    "values",
+    "Most values (scalars, lists, mappings, as written) in a YAML policy, transformation, tags "
+    "file or parameter, counted in the parser's event stream before anything is built. Each "
+    "costs about 10 microseconds to resolve and build, so 1 MiB of one-character values (half a "
+    "million) took 5 s of CPU; 100,000 values is an inline hierarchy of 16,000 rows of five "
+    "levels (Adult's nine inline: 1,500).",
+)
+TEXT_BYTES = _limit(
+    "text_bytes",
+    64 << 20,
+    "bytes",
+    "Largest other text file read whole: a table hierarchy file (CSV), an --intruder-records "
+    "file. They are parsed in one linear pass (a 20 MB hierarchy of 600,000 rows builds in about "
+    "two seconds); a national postcode hierarchy fits.",
+)
+MODEL_FILE_BYTES = _limit(
+    "model_file_bytes",
+    1 << 30,
+    "bytes",
+    "Most bytes a skops model file (a zip) may inflate to, summed from its directory's declared "
+    "sizes before any member is read. A fitted scikit-learn model is kilobytes to a few hundred "
+    "megabytes; a 9 MB zip bomb declared 4.5 GB.",
+)
+COMPRESSION_RATIO = _limit(
+    "compression_ratio",
+    200,
+    "times",
+    "Largest compression ratio of a member of a skops model file bigger than 1 MiB, from the "
+    "zip directory before reading it. Arrays of floats compress 1-10 times, a sparse array of "
+    "zeros a few hundred at most; deflate's own maximum (about 1,030) is what a zip bomb uses.",
+)
+GLOB_CHARACTERS = _limit(
+    "glob_characters",
+    1_000,
+    "characters",
+    "Longest file glob in privcheck.toml. Globs are matched in time proportional to the glob's "
+    "length times the path's (no backtracking), so a long glob costs in proportion; a real glob "
+    "is under a hundred characters.",
+)
+ATTRIBUTES = _limit(
+    "attributes",
+    5_000,
+    "attributes",
+    "Most attributes (columns) a policy may name: a check encodes each one it names (24,000 on "
+    "20 rows took 5.5 s of CPU, 5,000 about one). privcheck init drafts at most 500.",
+)
+MODELS = _limit(
+    "models",
+    1_000,
+    "models",
+    "Most model entries a policy may list: each is evaluated and reported on its own (19,000 "
+    "copies of one k-anonymity entry took 19 s of CPU to check). A policy with a model per "
+    "sensitive attribute and kind lists tens.",
+)
+HIERARCHY_LEVELS = _limit(
+    "hierarchy_levels",
+    64,
+    "levels",
+    "Most generalization levels one hierarchy may have (intervals' widths plus '*', a masking "
+    "hierarchy's masked characters, a table's columns after the first), checked before the "
+    "level arrays are built, each of which costs a pass over the column's distinct values. "
+    "ARX's hierarchies have 2-6 levels; masking a 34-character IBAN to nothing has 34. "
+    "100,000 interval widths on 30 rows once took a minute.",
+)
+LATTICE_NODES = _limit(
+    "lattice_nodes",
+    1_000_000,
+    "nodes",
+    "Largest generalization lattice (the product of every quasi-identifier's levels) a search "
+    "keeps per-node arrays over (mingen, incognito, the trade-off front). Searches that prune "
+    "evaluate a few hundred nodes of it; the arrays and passes over the whole lattice take "
+    "about a second at this size. Adult with ARX's hierarchies has 6,480 nodes.",
+)
+EXHAUSTIVE_NODES = _limit(
+    "exhaustive_nodes",
+    10_000,
+    "nodes",
+    "Most lattice nodes (or attribute subsets) a search may evaluate one by one, counted before "
+    "it starts: incognito's lattice and its 2^q attribute subsets, the nodes mingen must sweep "
+    "when the policy's models do not let it prune (delta-disclosure, t-closeness with a "
+    "suppression limit), the satisfying nodes ranked by a metric without a bound. A node costs "
+    "about a quarter of a millisecond on a small table, so 10,000 are a few seconds; Adult's "
+    "lattice (6,480 nodes) fits.",
+)
+QUASI_IDENTIFIERS = _limit(
+    "quasi_identifiers",
+    32,
+    "quasi-identifiers",
+    "Most quasi-identifiers an anonymization takes (any algorithm), checked before the data is "
+    "read: the full-domain searches view their lattice with one array axis each (numpy allows "
+    "32), DataFly's steps each regroup every column (5,000 on 20 rows raised a traceback) and "
+    "Mondrian cuts along each (5,000 took 9 s of CPU). k-anonymity over more than a few dozen "
+    "columns generalizes everything anyway (Aggarwal, VLDB 2005). A check takes any number.",
+)
+BLANKING_PATTERNS = _limit(
+    "blanking_patterns",
+    1_022,
+    "patterns",
+    "Most blanking patterns local suppression tries: 2^m - 2 for m quasi-identifiers, each "
+    "scored against every class, so the work doubles with each quasi-identifier (12 on 300 "
+    "rows took 3 s of CPU, 14 took 14 s and 1 GB). 1,022 is 10 quasi-identifiers; use a "
+    "full-domain search or mondrian for more.",
+)
+EXPLAIN_SUBSETS = _limit(
+    "explain_subsets",
+    8_191,
+    "combinations",
+    "Most quasi-identifier combinations --explain (SUDA2) searches for minimal sample uniques: "
+    "each is a group-by of the classes, about 0.3 ms on a small table. 8,191 is every "
+    "combination of 13 quasi-identifiers; --explain-max-size 25 over 30 quasi-identifiers "
+    "asked for a billion. Without --explain-max-size the sizes that fit 4,095 are searched.",
+)
+ISOMORPHISM_STEPS = _limit(
+    "isomorphism_steps",
+    300_000,
+    "steps",
+    "Most steps (comparisons of two neighbourhoods, and candidate node pairs tried by VF2 "
+    "inside one) a k-neighbourhood check may take to sort neighbourhoods that its invariants "
+    "and the Weisfeiler-Lehman hash cannot tell apart. Graph isomorphism has no known "
+    "polynomial algorithm: 20 nodes joined each to its own random 3-regular graph on 40 nodes "
+    "(a 2,000-edge file) took 19 s of CPU. A step costs a few microseconds; sparse real graphs "
+    "need a handful.",
+)
+ITERATIONS = _limit(
+    "iterations",
+    1_000,
+    "iterations",
+    "Most rounds an iterative fit may be asked for with --param max_iter: fuzzy "
+    "microaggregation (default 300) and probabilistic linkage's EM (default 1,000). A round of "
+    "fuzzy c-means on 200 records takes half a millisecond, so max_iter=10^9 with a tiny tol "
+    "ran without end.",
+)
+ATTACKS = _limit(
+    "attacks",
+    100_000,
+    "attacks",
+    "Most attacks a synthetic-data risk measure may be asked for with n_attacks (singling-out, "
+    "linkability, inference; default 500): each singling-out predicate is matched against "
+    "every original and control record, and a random baseline of as many is drawn (10^6 took "
+    "5 s of CPU on 200 records, 10^8 drew 2.8 GB before the first match).",
+)
+ATTACK_QUERIES = _limit(
+    "attack_queries",
+    1_000_000,
+    "queries",
+    "Most predicates the singling-out attack may draw looking for ones that single a record "
+    "out (max_attempts, default 1,000,000, about 2 s of CPU when none does): each batch is "
+    "matched against the synthetic records.",
+)
+PROFILED_COLUMNS = _limit(
+    "profiled_columns",
+    500,
+    "columns",
+    "Most columns privcheck init profiles: each costs about 10 ms of recognizers whatever the "
+    "rows (5,000 columns took 16-50 s). Draft a policy for the columns that matter (select them "
+    "first), or raise the limit for a wide table.",
+)
+GROUPS = _limit(
+    "groups",
+    5_000_000,
+    "value combinations",
+    "Most distinct (quasi-identifier ..., sensitive ...) combinations an engine (polars, DuckDB, "
+    "Spark) sends back to the driver for a check: each is a row of the class table held in "
+    "memory. Also --max-groups (API: max_groups=), which wins over the variable.",
+)

@@ -7,6 +7,7 @@ accepted (and documented in the JSON Schema) exactly like a built-in one.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from enum import StrEnum
 from pathlib import Path
@@ -448,6 +449,7 @@ class Policy(_Strict):
             resolved.append(m)
         self.models = resolved
         for name, attr in self.attributes.items():
+            _bound_levels(name, attr.hierarchy)
             if (attr.top_coding or attr.bottom_coding) and attr.role is not Role.quasi_identifier:
                 raise ValueError(
                     f"attribute {name!r} has top/bottom coding but is not a quasi_identifier; "
@@ -601,6 +603,40 @@ class Policy(_Strict):
         return [m for m in self.models if m.model == name]
 
 
+def _bound_entries(data: dict) -> None:
+    """Refuse, before validating them, more attributes or model entries than ``ATTRIBUTES`` /
+    ``MODELS``: every check encodes each attribute and evaluates and reports each model."""
+    from privcheck.limits import ATTRIBUTES, MODELS
+
+    attributes, models = data.get("attributes"), data.get("models")
+    if isinstance(attributes, dict):
+        ATTRIBUTES.check(
+            len(attributes),
+            "the policy names",
+            "name the columns that matter (an unnamed column is left out of a release)",
+        )
+    if isinstance(models, list):
+        MODELS.check(len(models), "the policy lists", "list each model once")
+
+
+def _bound_levels(name: str, hierarchy: Any) -> None:
+    """Refuse, when the policy is loaded, a hierarchy whose levels it spells out beyond
+    ``HIERARCHY_LEVELS`` (intervals' widths, a masking hierarchy's levels, an inline table's
+    columns); hierarchy files and masking by the longest value are bounded as they are built
+    (``privcheck.hierarchy.check_levels``)."""
+    from privcheck.limits import HIERARCHY_LEVELS
+
+    if isinstance(hierarchy, IntervalsHierarchy):
+        levels, advice = len(hierarchy.widths) + hierarchy.top, "use fewer widths"
+    elif isinstance(hierarchy, MaskingHierarchy) and hierarchy.levels is not None:
+        levels, advice = hierarchy.levels, "mask fewer characters"
+    elif isinstance(hierarchy, TableHierarchy) and hierarchy.rows:
+        levels, advice = len(hierarchy.rows[0]) - 1, "use fewer columns"
+    else:
+        return
+    HIERARCHY_LEVELS.check(levels, f"the hierarchy of {name!r} has", advice)
+
+
 #: open decisions a refusal names before it says how many more
 DRAFT_NAMES_SHOWN = 10
 
@@ -638,6 +674,7 @@ def parse_policy(data: Any, base_dir: Path | None = None, text: str | None = Non
         check_integers(data, "")
     except PolicyError as exc:
         raise PolicyError(f"invalid policy: {exc}") from None
+    _bound_entries(data)
     try:
         policy = Policy.model_validate(data)
     except ValidationError as exc:
@@ -655,13 +692,29 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
     if isinstance(source, Policy | dict):
         return parse_policy(source)
     from privcheck.io import read_text_file
+    from privcheck.limits import DOCUMENT_BYTES
     from privcheck.messages import syntax_error
 
     path = Path(source)
     try:
-        text = read_text_file(path, "policy file")
+        text = read_text_file(path, "policy file", DOCUMENT_BYTES)
     except PrivcheckError as exc:  # missing, not a regular file, not UTF-8: the policy's fault
         raise PolicyError(str(exc)) from None
+    # a command reads its policy more than once (its outputs are checked against the files the
+    # policy names before the work): parsed once per content, folder and limits in force, so
+    # the largest policy the limits accept costs its parse once (a copy each time after)
+    from privcheck.limits import LIMITS
+
+    key = (
+        path.suffix.lower() == ".json",
+        hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest(),
+        path.parent.resolve(),
+        tuple(limit.value() for limit in LIMITS.values()),
+    )
+    if key in _LOADED:
+        policy = _LOADED[key].model_copy(deep=True)
+        policy._source = path
+        return policy
     try:
         data = load_json(text) if path.suffix.lower() == ".json" else load_yaml(text)
     except PolicyError as exc:  # nesting or alias expansion beyond the bounds
@@ -673,8 +726,20 @@ def load_policy(source: Policy | dict | str | Path) -> Policy:
     except PolicyError as exc:  # the file is named: "invalid policy file p.yaml: models[0].k …"
         message = str(exc).removeprefix("invalid policy: ").removeprefix("policy.")
         raise PolicyError(f"invalid policy file {path}: {message}") from None
+    _remember(key, policy)
     policy._source = path
     return policy
+
+
+#: policies already parsed in this process, by content (see ``load_policy``)
+_LOADED: dict[tuple, Policy] = {}
+_LOADED_SIZE = 8
+
+
+def _remember(key: tuple, policy: Policy) -> None:
+    if len(_LOADED) >= _LOADED_SIZE:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[key] = policy.model_copy(deep=True)
 
 
 def policy_json_schema() -> dict[str, Any]:

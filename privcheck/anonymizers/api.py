@@ -13,6 +13,7 @@ from privcheck.anonymizers.release import pseudonymize
 from privcheck.engines import is_engine_frame
 from privcheck.errors import PolicyError
 from privcheck.io import read_table
+from privcheck.limits import QUASI_IDENTIFIERS
 from privcheck.plugins import anonymizer_registry
 from privcheck.policy import Policy, load_policy
 from privcheck.report import AnonymizationReport, mark_draft
@@ -62,6 +63,13 @@ def anonymize(
     """
     policy = load_policy(policy)
     policy.require_decided(allow_draft=allow_draft)
+    # every algorithm's work grows with them (lattice axes, DataFly's steps × columns,
+    # Mondrian's cuts); bounded before the data is read
+    QUASI_IDENTIFIERS.check(
+        len(policy.quasi_identifiers),
+        "the policy has",
+        "anonymize a release of fewer (a release generalizing dozens is rarely useful)",
+    )
     registry = anonymizer_registry()
     cls = registry.get(algorithm)
     if cls is None:

@@ -38,11 +38,14 @@ import numpy as np
 
 from privcheck.anonymizers.base import GeneralizationAnonymizer
 from privcheck.anonymizers.problem import (
+    SMALLER_LATTICE,
     NodeEvaluator,
     SearchProblem,
     SearchResult,
     needed_view,
     project,
+    require_exhaustive,
+    shape_text,
     subset_view,
 )
 from privcheck.classes import ClassTable, count, rollup
@@ -66,6 +69,16 @@ class Incognito(GeneralizationAnonymizer):
 
     def search(self, problem: SearchProblem) -> SearchResult:
         q = problem.lattice.width
+        # its work, bounded before it starts: every node of the lattice (a node is evaluated
+        # unless a satisfying one below it is known, so a policy most nodes fail evaluates
+        # nearly all) and a candidate graph per attribute subset (2^q of them)
+        require_exhaustive(
+            max(problem.lattice.size, 2**q),
+            f"incognito may evaluate every node of the lattice (levels "
+            f"{shape_text(problem.lattice.shape)}) and searches all 2^{q} subsets of its "
+            "quasi-identifiers: that is up to",
+            "use mingen (it prunes the lattice where incognito evaluates it), " + SMALLER_LATTICE,
+        )
         heights = np.asarray(problem.lattice.heights)
         lower = np.asarray(problem.lattice.lower)
         # the predicate the subsets prune with: satisfied itself when it is monotone, else the

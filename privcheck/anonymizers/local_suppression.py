@@ -95,6 +95,7 @@ from privcheck.classes import ClassTable, count, group, people_per_group
 from privcheck.encoding import EncodedTable, encode, string_labels
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
+from privcheck.limits import BLANKING_PATTERNS
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport, Report
 from privcheck.wildcard import star_codes
@@ -141,6 +142,7 @@ class LocalSuppression(PlannedAnonymizer):
         if encoded is None:
             encoded = encode(data, policy)
         check_possible(encoded, policy)
+        bound_patterns(len(encoded.quasi_identifiers))
         node = self.start_node(encoded, policy, k)
         table = count(encoded, node, track_records=True)
         importance = self.importance_rank(encoded, table)
@@ -402,6 +404,26 @@ class LocalSuppression(PlannedAnonymizer):
             )
         position = {str(n): i for i, n in enumerate(given)}
         return np.array([m - 1 - position[n] for n in names], dtype=np.int64)
+
+
+#: patterns are bitmasks in int64 (one bit per quasi-identifier), whatever the limits
+MAX_PATTERN_BITS = 62
+
+
+def bound_patterns(m: int) -> None:
+    """Refuse, before any work, more blanking patterns (2^m − 2 for m quasi-identifiers) than
+    ``BLANKING_PATTERNS``: every stage scores each pattern against the classes."""
+    if m > MAX_PATTERN_BITS:
+        raise PolicyError(
+            f"local suppression handles at most {MAX_PATTERN_BITS} quasi-identifiers; the "
+            f"policy has {m}: use a full-domain search or mondrian"
+        )
+    if m >= 2:
+        BLANKING_PATTERNS.check(
+            2**m - 2,
+            f"local suppression tries every way of blanking some of the {m} quasi-identifiers:",
+            "use fewer quasi-identifiers, a full-domain search or mondrian",
+        )
 
 
 def pattern_order(importance: np.ndarray) -> np.ndarray:

@@ -24,7 +24,14 @@ from typing import Any
 import numpy as np
 
 from privcheck.anonymizers.base import GeneralizationAnonymizer
-from privcheck.anonymizers.problem import SearchProblem, SearchResult, Tags
+from privcheck.anonymizers.problem import (
+    SMALLER_LATTICE,
+    SearchProblem,
+    SearchResult,
+    Tags,
+    require_exhaustive,
+    shape_text,
+)
 from privcheck.hookspecs import hookimpl
 
 
@@ -57,7 +64,23 @@ class MinGen(GeneralizationAnonymizer):
 def sweep(problem: SearchProblem, tags: Tags) -> None:
     """Evaluate every node whose verdict is not yet known, in index order: a topological order
     in which a node's predecessor in the last attribute was evaluated just before it (its class
-    table is the one to roll up from)."""
+    table is the one to roll up from).
+
+    The nodes left unknown are counted first and bounded (``EXHAUSTIVE_NODES``): this is the
+    part of mingen that evaluates one node at a time."""
+    unknown = problem.lattice.size - int(np.count_nonzero(tags.resolved))
+    why = (
+        "the policy's models (or the suppression limit) do not let it infer them"
+        if tags.tagging
+        else "tagging=false"
+    )
+    require_exhaustive(
+        unknown,
+        f"mingen must evaluate one by one every node whose verdict it cannot infer ({why}): "
+        f"in a lattice of levels {shape_text(problem.lattice.shape)} that is",
+        "use models with the generalization property (k-anonymity, distinct l-diversity) or "
+        f"no suppression limit, {SMALLER_LATTICE}",
+    )
     for i in range(problem.lattice.size):
         if not tags.known(i):
             tags.evaluate(i)

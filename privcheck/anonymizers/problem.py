@@ -26,6 +26,7 @@ suppression (or the limit is 0, when it equals ``clean``).
 from __future__ import annotations
 
 import bisect
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -46,26 +47,49 @@ from privcheck.classes import (
 from privcheck.encoding import EncodedTable
 from privcheck.errors import PolicyError
 from privcheck.lattice import Lattice, Node
+from privcheck.limits import EXHAUSTIVE_NODES, LATTICE_NODES
 from privcheck.metrics.generalization import (
     Metric,
     loss_bounds,
     loss_level_sums,
-    node_cost,
     precision,
 )
 from privcheck.models.base import evaluate_models
 from privcheck.plugins import model_registry
 from privcheck.policy import ModelConfig
 
-#: lattice nodes an exhaustive search accepts (its per-node arrays are this long)
-MAX_LATTICE = 5_000_000
+#: lattice nodes a search keeping per-node arrays accepts by default (``LATTICE_NODES``)
+MAX_LATTICE = LATTICE_NODES.default
+#: quasi-identifiers a lattice search handles whatever the limits: it views per-node arrays
+#: with one axis per quasi-identifier, and numpy arrays have at most 32 (numpy 1; 64 in 2)
+MAX_AXES = 32
 #: classes over all class tables kept for rolling up (~70-100 bytes each)
 _CACHE_CLASSES = 2_000_000
 #: lattices up to this many nodes index the table cache by node as well (16 bytes a node)
 _GRID_NODES = 1 << 20
+#: ... and have at most this many quasi-identifiers (numpy arrays have at most 64 axes)
+_GRID_AXES = 32
 _NONE = np.iinfo(np.int64).max
 
 Progress = Callable[[int, int], None]
+
+
+def shape_text(shape: Sequence[int], shown: int = 8) -> str:
+    """A lattice's levels per quasi-identifier for a message: ``5 × 2 × 2 × …`` (at most
+    ``shown`` factors)."""
+    parts = [str(s) for s in shape[:shown]]
+    return " × ".join(parts + (["…"] if len(shape) > shown else []))
+
+
+#: how to stay within ``EXHAUSTIVE_NODES`` whatever the search
+SMALLER_LATTICE = "fewer quasi-identifiers or hierarchy levels, or the greedy 'datafly'"
+
+
+def require_exhaustive(nodes: int, subject: str, advice: str) -> None:
+    """Refuse, before it starts, a search that would evaluate ``nodes`` nodes one by one
+    (``EXHAUSTIVE_NODES``); ``subject`` says which search and why ("incognito may evaluate
+    every node of a lattice of 301 × 301: it has"), ``advice`` how to avoid it."""
+    EXHAUSTIVE_NODES.check(nodes, subject, advice)
 
 
 @dataclass(eq=False)
@@ -257,7 +281,7 @@ class NodeEvaluator:
         shape = tuple(h - lo + 1 for h, lo in zip(self._heights, self._lower, strict=True))
         self._grid: np.ndarray | None = None
         self._grid_slot: np.ndarray | None = None
-        if width > 0 and int(np.prod(shape, dtype=np.int64)) <= _GRID_NODES:
+        if 0 < width <= _GRID_AXES and math.prod(shape) <= _GRID_NODES:
             self._grid = np.full(shape, _NONE, dtype=np.int64)
             self._grid_slot = np.zeros(shape, dtype=np.int64)
         self._cached_classes = 0
@@ -551,12 +575,17 @@ class SearchProblem:
         self.limit = int(limit)
         self.metric = metric
         self.lattice = Lattice(encoded.heights, lower, encoded.qi_names)
-        if exhaustive and self.lattice.size > MAX_LATTICE:
-            raise PolicyError(
-                f"the generalization lattice has {self.lattice.size:,} nodes (the product of "
-                f"each quasi-identifier's levels: {', '.join(map(str, self.lattice.shape))}), "
-                f"more than the {MAX_LATTICE:,} an exhaustive search handles; use fewer "
-                "quasi-identifiers or hierarchy levels, or the greedy 'datafly'"
+        if exhaustive:
+            if self.lattice.width > MAX_AXES:
+                raise PolicyError(
+                    f"a full-domain search handles at most {MAX_AXES} quasi-identifiers (one "
+                    f"array axis each); the policy has {self.lattice.width}: use fewer, or "
+                    "mondrian"
+                )
+            LATTICE_NODES.check(
+                self.lattice.size,
+                f"the generalization lattice (levels {shape_text(self.lattice.shape)}) has",
+                "use fewer quasi-identifiers or hierarchy levels, or the greedy 'datafly'",
             )
         self.evaluator = NodeEvaluator(encoded, configs, limit, self.lattice.lower)
         self.outcomes: dict[int, NodeOutcome] = {}
@@ -573,8 +602,14 @@ class SearchProblem:
         return self.evaluator.evaluations
 
     def evaluate(self, node: Sequence[int]) -> NodeOutcome:
-        """Evaluate a node of the lattice (memoised)."""
-        return self.evaluate_index(self.lattice.index(node))
+        """Evaluate a node of the lattice (memoised). The node is evaluated as given, never
+        looked up by number: a greedy search on a lattice too large to enumerate (DataFly is
+        the search for those) must not build the table of every node."""
+        i = self.lattice.index(node)
+        hit = self.outcomes.get(i)
+        if hit is None:
+            hit = self.outcomes[i] = self.evaluator.evaluate(tuple(int(v) for v in node))
+        return hit
 
     def evaluate_index(self, i: int) -> NodeOutcome:
         """Evaluate the node numbered ``i`` (memoised; a search's own indices need no check)."""
@@ -620,9 +655,19 @@ class SearchProblem:
         candidates = lat.minimal(satisfying) if self.limit == 0 else satisfying
         idx = np.flatnonzero(candidates)
         bound = self._cost_bounds(idx)
+        ranking = (
+            f"ranking the satisfying nodes by {self.metric.name} scores each (a release of "
+            "its own) until no other can win:"
+        )
+        advice = f"use the metric prec, height or loss (they bound the ranking), {SMALLER_LATTICE}"
+        if not np.isfinite(bound).any():  # no bound: every candidate is scored
+            require_exhaustive(len(idx), f"{ranking} there are", advice)
         order = np.lexsort((idx, lat.node_heights[idx], bound))
         best_key, best = None, (None, None)
-        for i in idx[order]:
+        budget = EXHAUSTIVE_NODES.value()
+        for scored, i in enumerate(idx[order]):
+            if budget and scored >= budget:  # ties of the bound: as many as there are nodes
+                require_exhaustive(len(idx), f"{ranking} there are", advice)
             node = lat.node(i)
             b = bound[np.searchsorted(idx, i)]
             if best_key is not None and b > best_key[0] + 1e-12:
@@ -640,7 +685,13 @@ class SearchProblem:
         lat = self.lattice
         if self.metric.name == "prec":
             n_attr = max(lat.width, 1)
-            return np.array([-(1.0 - node_cost(lat.nodes[i], lat.heights) / n_attr) for i in idx])
+            # node_cost over every node at once, in its order of operations (same floats)
+            nodes = lat.nodes[idx]
+            cost = np.zeros(len(idx))
+            for j, h in enumerate(lat.heights):
+                if h > 0:
+                    cost = cost + nodes[:, j] / h
+            return -(1.0 - cost / n_attr)
         if self.metric.name == "height":
             return lat.node_heights[idx].astype(float)
         if self.metric.name == "loss":
@@ -694,12 +745,23 @@ class SearchProblem:
             value, _, _ = self.score(node)
             return [TradeoffPoint(node, value, 0)]
         bound = self._cost_bounds(idx)
+        tracing = (
+            f"the trade-off front (tradeoff=true) over the satisfying nodes by "
+            f"{self.metric.name} scores each until no other can join it:"
+        )
+        advice = (
+            "pass --param tradeoff=false, use the metric prec, height or loss (they bound the "
+            f"front), {SMALLER_LATTICE}"
+        )
+        if not np.isfinite(bound).any():  # no bound: every satisfying node is scored
+            require_exhaustive(len(idx), f"{tracing} there are", advice)
         floor = self._suppression_floor()
         order = np.lexsort((idx, lat.node_heights[idx], bound))
         costs: list[float] = []  # the front so far, by increasing cost ...
         sups: list[int] = []  # ... and strictly decreasing suppression
         keys: list[tuple[int, float]] = []
         clean_cost = np.inf
+        budget, scored = EXHAUSTIVE_NODES.value(), 0
         for pos in order:
             i, b = int(idx[pos]), float(bound[pos])
             if b > clean_cost + 1e-12:
@@ -712,6 +774,9 @@ class SearchProblem:
                 sup = known.suppressed
                 value = precision(lat.nodes[i], lat.heights, self.encoded.n_records, sup)
             else:
+                scored += 1
+                if budget and scored > budget:  # ties of the bound: as many as there are nodes
+                    require_exhaustive(len(idx), f"{tracing} there are", advice)
                 value, outcome, _ = self.score(lat.node(i))
                 sup = outcome.suppressed
             cost = round(self.metric.cost(value), 12)

@@ -57,7 +57,12 @@ import numpy as np
 import pandas as pd
 
 from privcheck.anonymizers.base import Anonymizer
-from privcheck.anonymizers.problem import NodeEvaluator, Progress
+from privcheck.anonymizers.problem import (
+    NodeEvaluator,
+    Progress,
+    require_exhaustive,
+    shape_text,
+)
 from privcheck.anonymizers.release import SUPPRESSED, materialise, release_policy, removed_columns
 from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
 from privcheck.checker import check_table
@@ -67,6 +72,7 @@ from privcheck.errors import PolicyError
 from privcheck.hierarchy import identity_levels
 from privcheck.hookspecs import hookimpl
 from privcheck.lattice import Lattice, Node
+from privcheck.limits import LATTICE_NODES
 from privcheck.metrics.generalization import (
     average_class_size,
     discernibility,
@@ -456,6 +462,12 @@ class PrivateSearch:
         self.width = len(heights)
         self.extra = len(sample.quasi_identifiers) - self.width
         self.lattice = Lattice(heights, names=sample.qi_names[: self.width])
+        shape = shape_text(self.lattice.shape)
+        LATTICE_NODES.check(
+            self.lattice.size,
+            f"the generalization lattice (levels {shape}) has",
+            "use fewer quasi-identifiers or hierarchy levels",
+        )
         self.evaluator = NodeEvaluator(sample, [], 0)
         self.k, self.n_input, self.score, self.rng = k, n_input, score, rng
         self.epsilon_step, self.epsilon_final = epsilon_step, epsilon_final
@@ -478,6 +490,14 @@ class PrivateSearch:
     def run(self, steps: int, progress: Progress | None = None) -> Node:
         started = time.perf_counter()
         lat = self.lattice
+        # each step draws among the predecessors of its node, scoring those not yet scored:
+        # the steps and the nodes scored (at most the lattice) are bounded before the first
+        require_exhaustive(
+            max(steps, min(lat.size, (steps + 1) * (self.width + 1))),
+            f"safepub takes {steps:,} steps, each scoring up to the {self.width} predecessors "
+            f"of its node in a lattice of levels {shape_text(lat.shape)}: that is up to",
+            f"use fewer steps (default {DEFAULT_STEPS}), quasi-identifiers or hierarchy levels",
+        )
         pivot = lat.index(lat.heights)
         pivots = [pivot]
         candidates: dict[int, None] = {pivot: None}  # insertion-ordered set

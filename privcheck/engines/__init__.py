@@ -15,7 +15,6 @@ report from an engine frame list no ``records``.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.limits import GROUPS
 from privcheck.messages import shown_columns
 from privcheck.policy import Policy, Role
 
@@ -39,26 +39,20 @@ SOURCE_COLUMNS = "privcheck_source_columns"
 
 #: the most distinct (quasi-identifier…, sensitive…) combinations a check brings back to the
 #: driver; override with ``max_groups=`` or the PRIVCHECK_MAX_GROUPS environment variable
-DEFAULT_MAX_GROUPS = 5_000_000
+#: (``privcheck.limits.GROUPS``)
+DEFAULT_MAX_GROUPS = GROUPS.default
 
 ENGINES = ("pandas", "polars", "duckdb", "spark")
 
 
 def max_groups_limit(max_groups: int | None = None) -> int:
-    """The group limit in force: the argument, else $PRIVCHECK_MAX_GROUPS, else the default.
+    """The group limit in force: the argument, else $PRIVCHECK_MAX_GROUPS, else the default
+    (``privcheck.limits.GROUPS``).
 
     0 means no limit.
     """
     if max_groups is None:
-        env = os.environ.get("PRIVCHECK_MAX_GROUPS", "").strip()
-        if not env:
-            return DEFAULT_MAX_GROUPS
-        try:
-            max_groups = int(env)
-        except ValueError:
-            raise PolicyError(
-                f"PRIVCHECK_MAX_GROUPS must be a whole number of groups; got {env!r}"
-            ) from None
+        return GROUPS.value()
     if max_groups < 0:
         raise PolicyError(f"max_groups must be >= 0 (0: no limit); got {max_groups}")
     return max_groups

@@ -33,6 +33,7 @@ from collections.abc import Hashable, Iterator, Sequence
 import numpy as np
 
 from privcheck.errors import PolicyError
+from privcheck.limits import ITERATIONS
 from privcheck.masking._table import Data, check_k, numeric_table
 from privcheck.masking.exact import float_to_int
 from privcheck.masking.result import MaskingResult
@@ -196,6 +197,7 @@ def fuzzy_microaggregation(
     m1, m2 = _check_m("m1", m1), _check_m("m2", m2)
     if not isinstance(max_iter, int) or max_iter < 1:
         raise PolicyError(f"max_iter must be a positive integer; got {max_iter!r}")
+    ITERATIONS.check(max_iter, "max_iter asks for", "use the default (300) and a larger tol")
     if not tol > 0:
         raise PolicyError(f"tol must be positive; got {tol!r}")
     rng = np.random.default_rng(seed)

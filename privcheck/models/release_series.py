@@ -94,7 +94,13 @@ _previous_cache: dict[tuple, _Previous] = {}
 
 
 def previous_paths(policy: Policy, config: ReleaseSeriesConfig) -> list[Path]:
-    return [policy.resolve_path(p) for p in config.previous]
+    """The previous releases, each once: a release intersected twice narrows nothing more, and
+    a policy listing one file ten thousand times must not cost ten thousand intersections."""
+    paths: dict[Path, Path] = {}
+    for name in config.previous:
+        path = policy.resolve_path(name)
+        paths.setdefault(path.resolve(), path)
+    return list(paths.values())
 
 
 def _load_previous(path: Path, qis: list[str], attribute: str | None) -> _Previous:

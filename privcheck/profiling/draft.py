@@ -311,6 +311,13 @@ def draft_policy(
         raise DataError(f"column {repeated[0]!r} appears more than once; rename the duplicates")
     if not names:
         raise DataError(f"{source or 'the table'} has no columns")
+    from privcheck.limits import PROFILED_COLUMNS
+
+    PROFILED_COLUMNS.check(
+        len(names),
+        f"{source or 'the table'} has",
+        "draft the policy from the columns that matter (select them into a file first)",
+    )
     n_rows = table.num_rows
     if n_rows == 0:
         raise DataError(

@@ -31,11 +31,11 @@ def read_tags(path: str | Path) -> dict[str, list[str]]:
     """A tags file (JSON, or YAML for any other suffix): a mapping column → list of tags (a
     single tag may be a string). Read bounded, like a policy."""
     from privcheck.io import read_text_file
-    from privcheck.limits import load_json, load_yaml
+    from privcheck.limits import DOCUMENT_BYTES, load_json, load_yaml
 
     path = Path(path)
     try:
-        text = read_text_file(path, "tags file")
+        text = read_text_file(path, "tags file", DOCUMENT_BYTES)
     except PrivcheckError as exc:
         raise PolicyError(str(exc)) from None
     try:

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import PolicyError
+from privcheck.limits import ATTACKS
 from privcheck.risk.synthetic import (
     MixedEncoding,
     _as_numbers,
@@ -78,6 +79,7 @@ def inference(
         )
     if n_attacks < 1:
         raise PolicyError("n_attacks must be at least 1")
+    ATTACKS.check(n_attacks, "n_attacks asks for", "give a smaller n_attacks")
     secrets = known_columns(list(secrets), original, "sensitive attribute")
     known = known_columns(list(attributes or original.columns), original)
     rng = np.random.default_rng(random_state)

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import PolicyError
+from privcheck.limits import ATTACKS
 from privcheck.risk.synthetic import MixedEncoding, known_columns, nearest, risk_figures
 
 
@@ -79,6 +80,7 @@ def linkability(
     """
     if n_attacks < 1 or n_neighbors < 1:
         raise PolicyError("n_attacks and n_neighbors must be at least 1")
+    ATTACKS.check(n_attacks, "n_attacks asks for", "give a smaller n_attacks")
     if aux_cols is None:
         halves = default_halves(known_columns(list(attributes or original.columns), original))
     else:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.limits import COMPRESSION_RATIO, MODEL_FILE_BYTES
 
 #: the option (and API keyword) that opts in to loading a pickle: quoted in every refusal
 OPT_IN = "--trust-model-file (Python: trust_model_file=True)"
@@ -37,6 +38,9 @@ SAVE_WITH_SKOPS = "save the model with skops (skops.io.dump(model, 'model.skops'
 _HEAD = 64
 #: bytes of a file scanned for a headerless (protocol 0/1) pickle
 _SCAN = 1 << 20
+#: members of a skops zip up to this size are not held to ``COMPRESSION_RATIO`` (a schema of
+#: repeated keys compresses well, and a small member cannot inflate to much)
+_RATIO_FREE = 1 << 20
 
 
 def _pickle_header(head: bytes) -> bool:
@@ -101,6 +105,34 @@ def _is_skops(path: Path) -> bool:
         return False
 
 
+def bound_zip(path: Path) -> None:
+    """Refuse a skops file (a zip) that would inflate beyond ``MODEL_FILE_BYTES`` in all, or
+    one of whose members bigger than 1 MiB is compressed more than ``COMPRESSION_RATIO`` times,
+    from the sizes its central directory declares — before a byte is inflated. (Python's zip
+    reader stops a member at its declared size, so the declaration is a bound: a member that
+    lies about it fails its CRC instead of growing.) Members are named by position, not by the
+    names the file gives them."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            members = zf.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise DataError(f"cannot read the skops model file {path}: {_first_line(exc)}") from None
+    MODEL_FILE_BYTES.check(
+        sum(m.file_size for m in members),
+        f"skops model file {path} declares that it inflates to",
+        "is it a model file? (a zip bomb declares gigabytes)",
+    )
+    for i, member in enumerate(members):
+        if member.file_size > _RATIO_FREE:
+            ratio = member.file_size // max(member.compress_size, 1)
+            COMPRESSION_RATIO.check(
+                ratio,
+                f"member {i + 1} of skops model file {path} ({member.file_size:,} bytes from "
+                f"{member.compress_size:,}) is compressed",
+                "is it a model file? (a zip bomb compresses about 1,000 times)",
+            )
+
+
 def _skops():
     try:
         import skops.io as sio
@@ -137,6 +169,7 @@ def load_model_file(path: str | Path, *, trust: bool = False) -> Any:
             f"model file {path} is not a skops file (a zip with schema.json) nor a pickle; "
             f"{SAVE_WITH_SKOPS}"
         )
+    bound_zip(path)
     sio = _skops()
     try:
         untrusted = list(sio.get_untrusted_types(file=path))

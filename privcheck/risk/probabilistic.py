@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.limits import ITERATIONS
 from privcheck.risk._inputs import TableLike, exact_floats, numeric_column, true_index_for
 from privcheck.risk._links import Links
 from privcheck.risk.results import LinkageResult, RecordRiskSummary
@@ -77,6 +78,7 @@ def estimate_m_u(
     ``patterns``: (K × m) 0/1 matrix of the distinct patterns; ``counts``: how many pairs show
     each. The fitted class with the higher agreement probabilities is labelled "match".
     """
+    ITERATIONS.check(max_iter, "max_iter asks for", "use the default (1,000) and a larger tol")
     g = np.asarray(patterns, dtype=np.float64)
     c = np.asarray(counts, dtype=np.float64)
     if g.ndim != 2 or len(g) != len(c) or c.sum() <= 0:

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import PolicyError
+from privcheck.limits import ATTACK_QUERIES, ATTACKS
 from privcheck.risk.synthetic import MixedEncoding, known_columns, risk_figures
 
 #: operator codes of a predicate's column condition
@@ -223,6 +224,8 @@ def singling_out(
         raise PolicyError(f"mode must be 'multivariate' or 'univariate'; got {mode!r}")
     if n_attacks < 1 or max_attempts < 1:
         raise PolicyError("n_attacks and max_attempts must be at least 1")
+    ATTACKS.check(n_attacks, "n_attacks asks for", "give a smaller n_attacks")
+    ATTACK_QUERIES.check(max_attempts, "max_attempts asks for", "give a smaller max_attempts")
     cols = known_columns(list(attributes or original.columns), original)
     if mode == "multivariate" and not 1 <= n_cols <= len(cols):
         raise PolicyError(

@@ -29,6 +29,7 @@ import numpy as np
 
 from privcheck.classes import group
 from privcheck.errors import PolicyError
+from privcheck.limits import EXPLAIN_SUBSETS
 
 #: when no ``max_size`` is given, search the largest sizes whose subsets number at most this
 DEFAULT_SUBSETS = 4095
@@ -53,6 +54,12 @@ def default_max_size(n_attributes: int, budget: int = DEFAULT_SUBSETS) -> int:
             break
         size = k
     return max(size, 1)
+
+
+def subsets_searched(n_attributes: int, max_size: int) -> int:
+    """Combinations of 1 … ``max_size`` of ``n_attributes`` quasi-identifiers (the search's
+    work: one group-by each)."""
+    return sum(comb(n_attributes, k) for k in range(1, min(max_size, n_attributes) + 1))
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -131,10 +138,18 @@ def suda2(
     if m > 62:
         raise PolicyError(f"SUDA searches at most 62 quasi-identifiers; got {m}")
     if max_size is None:
-        max_size = default_max_size(m) if m else 1
+        limit = EXPLAIN_SUBSETS.value()
+        budget = min(DEFAULT_SUBSETS, limit) if limit else DEFAULT_SUBSETS
+        max_size = default_max_size(m, budget) if m else 1
     if max_size < 1:
         raise PolicyError(f"max_size must be at least 1; got {max_size}")
     max_size = min(max_size, max(m, 1))
+    # each combination is a group-by of the classes: bounded before the first
+    EXPLAIN_SUBSETS.check(
+        subsets_searched(m, max_size),
+        f"the explanation (SUDA2) up to {max_size} of {m} quasi-identifiers searches",
+        "give a smaller --explain-max-size (API: explain_max_size=)",
+    )
     weights = score_weights(m, max_size) if m else np.ones(1)
     uniques = np.flatnonzero(sizes == 1)
     nu = len(uniques)
