@@ -141,8 +141,9 @@ _SafeBase = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 class _Loader(_SafeBase):  # type: ignore[valid-type,misc]
     """SafeLoader (libyaml's parser when PyYAML has it) with the YAML 1.2 core schema's
-    scalars (see the module docstring) and only its tags, whose integers of more than _MAX_DIGITS digits become `HugeInt` markers and which
-    refuses a key repeated within one mapping."""
+    scalars (see the module docstring) and only its tags, whose integers of more than
+    _MAX_DIGITS digits become `HugeInt` markers and which refuses a key repeated within one
+    mapping."""
 
     yaml_implicit_resolvers: ClassVar[dict] = {}  # only the resolvers added below
 
