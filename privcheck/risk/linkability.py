@@ -24,7 +24,13 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import PolicyError
-from privcheck.risk.synthetic import MixedEncoding, known_columns, nearest, risk_figures
+from privcheck.risk.synthetic import (
+    MixedEncoding,
+    known_columns,
+    nearest,
+    require_records,
+    risk_figures,
+)
 
 
 def default_halves(columns: list[str]) -> list[list[str]]:
@@ -77,6 +83,7 @@ def linkability(
     Targets are ``min(n_attacks, rows)`` records drawn without replacement from each of the
     original and the control set: rates are per attack, so the two sets may differ in size.
     """
+    require_records(original=original, synthetic=synthetic, control=control)
     if n_attacks < 1 or n_neighbors < 1:
         raise PolicyError("n_attacks and n_neighbors must be at least 1")
     if aux_cols is None:

@@ -22,6 +22,7 @@ import pandas as pd
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.limits import as_bool, check_integers
+from privcheck.params import accepted_kinds, check_param_value
 from privcheck.risk.attribute_disclosure import rank_interval_disclosure, sd_interval_disclosure
 from privcheck.risk.linkage import dbrl
 from privcheck.risk.multivariate_transparency import (
@@ -81,8 +82,18 @@ class RiskMeasure:
                 params[key] = as_bool(params[key], where)
 
     @classmethod
+    def check_types(cls, params: dict[str, Any]) -> None:
+        """Each ``--param`` value of the type the attack function's hint names: 'nan' is no
+        threshold, 5 no list of columns, -1 no seed — one line naming the parameter, where the
+        function would otherwise fail on it with a traceback."""
+        for key, value in params.items():
+            where = f"attack {cls.name} parameter {key}"
+            params[key] = check_param_value(where, key, value, accepted_kinds(cls.function(), key))
+
+    @classmethod
     def assess(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
         cls.check_params(params)
+        cls.check_types(params)
         return cls.run(inputs, **params)
 
     @classmethod

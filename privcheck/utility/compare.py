@@ -235,8 +235,11 @@ def compare_releases(
     """``privcheck compare``: per release (in the order given) its measures, ``risk`` and
     ``passed`` (``privcheck.utility.risk``), and the ``recommended`` release — the least loss
     among those that pass the policy (the first on ties; None when none passes)."""
+    from privcheck.nested import refuse_nested
     from privcheck.utility.risk import release_verdict, risk_threshold
 
+    for frame in (original, *(frame for _, frame in releases)):
+        refuse_nested(frame, policy)  # (a column the policy does not name is not measured)
     base = baseline(original, policy, target=target, test_share=test_share, seed=seed)
     entries = []
     for name, frame in releases:
@@ -259,7 +262,11 @@ def categorized(frame: pd.DataFrame) -> pd.DataFrame:
     for name in frame.columns:
         column = frame[name]
         if not isinstance(column.dtype, pd.CategoricalDtype):
-            codes, uniques = pd.factorize(column, use_na_sentinel=True)
+            try:
+                codes, uniques = pd.factorize(column, use_na_sentinel=True)
+            except TypeError:  # nested cells (lists …) of a column the policy does not name
+                out[name] = column
+                continue
             column = pd.Categorical.from_codes(codes, categories=pd.Index(uniques))
         out[name] = column
     return pd.DataFrame(out, index=frame.index, columns=frame.columns)
