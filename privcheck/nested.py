@@ -116,3 +116,24 @@ def refuse_nested(data: Any, policy: Any) -> None:
             kind = nested_kind(col)
         if kind is not None:
             raise nested_error(name, kind)
+
+
+def refuse_nested_schema(frame: Any, policy: Any) -> None:
+    """``refuse_nested`` on an engine's frame (polars, DuckDB, Spark …) from its schema, before
+    the engine groups anything: narwhals names each column's type (``List(Int64)``,
+    ``Struct(…)``, ``Map(…)``). A frame narwhals cannot read is left to the check of the
+    grouped rows."""
+    from privcheck.policy import Role
+
+    try:
+        import narwhals as nw
+
+        schema = nw.from_native(frame).collect_schema()
+    except Exception:  # not a frame narwhals knows: the grouped rows are checked instead
+        return
+    for name, attr in policy.attributes.items():
+        if attr.role is Role.identifier or name not in schema:
+            continue
+        dtype = schema[name]
+        if getattr(dtype, "is_nested", lambda: False)():
+            raise nested_error(name, str(dtype))

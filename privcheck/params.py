@@ -56,7 +56,13 @@ def check_param_types(algorithm: str, defaults: dict[str, Any], params: dict[str
     for key, value in params.items():
         where = f"{algorithm} parameter {key}"
         check_integers(value, where)
-        out[key] = as_bool(value, where) if isinstance(defaults.get(key), bool) else value
+        default = defaults.get(key)
+        if isinstance(default, bool):
+            out[key] = as_bool(value, where)
+            continue
+        # a number where the default is one ('nan' is no tolerance), a seed in its range
+        kinds = Kinds((type(default),)) if type(default) in (int, float, str) else None
+        out[key] = check_param_value(where, key, value, kinds)
     return out
 
 
@@ -168,6 +174,7 @@ def check_param_value(where: str, name: str, value: Any, kinds: Kinds | None) ->
         and (name in SEED_PARAMS or (kinds is not None and int in kinds and float not in kinds))
     ):
         value = int(value)
+        check_integers(value, where)  # (1e308 is whole, and no machine integer)
     if name in SEED_PARAMS:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SEED_MAX:
             raise PolicyError(

@@ -329,7 +329,7 @@ class LocalSuppression(PlannedAnonymizer):
             return rank
         if isinstance(given, str):
             given = [s.strip() for s in given.split(",")]
-        if sorted(map(str, given)) != sorted(names):
+        if not isinstance(given, list | tuple) or sorted(map(str, given)) != sorted(names):
             raise PolicyError(
                 f"importance must list every quasi-identifier once, most important first "
                 f"({', '.join(names)}); got {given!r}"
