@@ -53,7 +53,9 @@ SparkMaster = Annotated[
 ]
 MaxGroups = Annotated[
     int | None,
-    typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
+    typer.Option(
+        min=0, max=2**63 - 1, help="Most value combinations an engine may send back (0: no limit)"
+    ),
 ]
 
 #: seeds are whole numbers 0 … 2^32 − 1 (``privcheck.params.SEED_MAX``): the range every random

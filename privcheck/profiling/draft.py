@@ -182,6 +182,11 @@ def _validate_parameters(k: int, l: int, suppression: float | None, n_rows: int)
             f"k = {k} is more than the {n_rows:,} records of the table: no release of it can be "
             f"{k}-anonymous; choose k ≤ {n_rows}"
         )
+    if l > n_rows:
+        raise PolicyError(
+            f"l = {l} is more than the {n_rows:,} records of the table: no class of it can hold "
+            f"{l} distinct values; choose l ≤ {n_rows}"
+        )
 
 
 def _detect(col: ColumnData, info: TypeInfo) -> recognizers.Detection:
