@@ -369,7 +369,7 @@ def _refuse_nesting(opt: str, path: Path, src: Path, *, directory: bool) -> None
                 "a folder it reads (the output would become part of the input); write it "
                 f"outside {match}"
             )
-        if (directory or os.path.isdir(path)) and _inside(match, path):
+        if directory and _inside(match, path):  # (a folder where a file goes: refused below)
             raise DataError(
                 f"{opt} {path} holds the input {match}: replacing the folder would delete it; "
                 "write the output to another folder"
