@@ -698,7 +698,6 @@ def risk(
     """Measure the disclosure risk of a release: how many records an attack re-identifies, or
     how much a synthetic table adds to what a control set gives (exit 1 above the policy's
     synthetic_risk.max_risk)."""
-
     from privcheck.errors import PolicyError
     from privcheck.html_report import render_risk_html
     from privcheck.io import read_table

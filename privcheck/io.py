@@ -557,8 +557,8 @@ class OutputSet:
                 self.discard()
                 raise _write_failed(path, exc) from None
             self._staged.append((tmp, path))
-        _pause_for_tests(tmp)
         try:
+            _pause_for_tests(tmp)
             write(tmp)
             _normal_mode(tmp)
         except OSError as exc:
@@ -623,13 +623,14 @@ def all_or_nothing() -> Iterator[OutputSet]:
     outputs = OutputSet()
     token = _TRANSACTION.set(outputs)
     try:
-        yield outputs
-    except BaseException:
+        try:
+            yield outputs
+        finally:
+            _TRANSACTION.reset(token)
+        outputs.commit()
+    except BaseException:  # (a signal between the block's end and the commit included)
         outputs.discard()
         raise
-    finally:
-        _TRANSACTION.reset(token)
-    outputs.commit()
 
 
 def write_atomic(path: str | Path, write: Callable[[Path], None], *, directory: bool = False):
@@ -642,8 +643,12 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], *, directory: 
     if current is not None:
         return current.stage(path, write, directory=directory)
     outputs = OutputSet()
-    outputs.stage(path, write, directory=directory)
-    outputs.commit()
+    try:
+        outputs.stage(path, write, directory=directory)
+        outputs.commit()
+    except BaseException:  # (a signal between staging and committing included)
+        outputs.discard()
+        raise
     return path
 
 

@@ -46,11 +46,19 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
     return params
 
 
-def check_param_types(algorithm: str, defaults: dict[str, Any], params: dict[str, Any]) -> dict:
+def check_param_types(
+    algorithm: str,
+    defaults: dict[str, Any],
+    params: dict[str, Any],
+    *,
+    skip: frozenset[str] = frozenset(),
+) -> dict:
     """``params`` with every integer range-checked and boolean parameters read as booleans.
 
     A parameter is boolean when its default is; its value must be spelled as one (see
-    `privcheck.limits.as_bool`). Used for parameters from the CLI and from the Python API alike.
+    `privcheck.limits.as_bool`). A parameter whose default is a number or a word takes a value
+    of that kind (``check_param_value``), but those in ``skip``. Used for parameters from the CLI
+    and from the Python API alike.
     """
     out = {}
     for key, value in params.items():
@@ -60,8 +68,10 @@ def check_param_types(algorithm: str, defaults: dict[str, Any], params: dict[str
         if isinstance(default, bool):
             out[key] = as_bool(value, where)
             continue
-        # a number where the default is one ('nan' is no tolerance), a seed in its range
-        kinds = Kinds((type(default),)) if type(default) in (int, float, str) else None
+        # a number where the default is one ('nan' is no tolerance), a seed in its range;
+        # ``skip``: parameters the algorithm checks itself, with a more precise message
+        plain = type(default) in (int, float, str) and key not in skip
+        kinds = Kinds((type(default),)) if plain else None
         out[key] = check_param_value(where, key, value, kinds)
     return out
 

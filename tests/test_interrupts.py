@@ -108,6 +108,25 @@ def test_a_signal_during_the_write_leaves_nothing_behind(adult, name):
     assert not [p for p in adult.iterdir() if p.name.startswith(".")]
 
 
+@pytest.mark.parametrize("command", ["check", "schema", "init"])
+def test_a_single_output_outside_a_transaction_is_removed_too(adult, command):
+    """One output written on its own (``check -o``, ``schema -o``; ``init`` writes its policy
+    and hierarchies together): SIGTERM in its write leaves nothing."""
+    before = _digest(adult)
+    args = {
+        "check": ["check", "adult.csv", "-p", "policy.yaml", "-o", "out.json"],
+        "schema": ["schema", "-o", "schema.json"],
+        "init": ["init", "adult.csv", "-o", "draft.yaml", "--hierarchies", "drafted"],
+    }[command]
+    proc = _start(adult, *args)
+    _wait_for_pause(proc)
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert _digest(adult) == before
+    assert sorted(p.name for p in adult.iterdir()) == ["adult.csv", "hierarchies", "policy.yaml"]
+
+
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
 def test_the_second_of_two_outputs_interrupted_leaves_neither(adult, name):
     """The release is staged, the report's temporary is being written: both go."""

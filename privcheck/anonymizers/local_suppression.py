@@ -100,6 +100,7 @@ class LocalSuppression(PlannedAnonymizer):
     #: the models blanking cells can enforce
     enforced: ClassVar[frozenset[str]] = frozenset({"k-anonymity"})
     engine_release: ClassVar[bool] = True
+    checks_own: ClassVar[frozenset[str]] = frozenset({"polish", "importance", "node"})
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:

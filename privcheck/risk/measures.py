@@ -81,12 +81,18 @@ class RiskMeasure:
             if isinstance(sig.parameters[key].default, bool):  # spelled true/false, not 'maybe'
                 params[key] = as_bool(params[key], where)
 
+    #: parameters the attack function checks itself, type and range, with a message that says
+    #: more than "must be a number" (the generic check leaves them to it)
+    checks_own: ClassVar[frozenset[str]] = frozenset()
+
     @classmethod
     def check_types(cls, params: dict[str, Any]) -> None:
         """Each ``--param`` value of the type the attack function's hint names: 'nan' is no
         threshold, 5 no list of columns, -1 no seed — one line naming the parameter, where the
         function would otherwise fail on it with a traceback."""
         for key, value in params.items():
+            if key in cls.checks_own:
+                continue
             where = f"attack {cls.name} parameter {key}"
             params[key] = check_param_value(where, key, value, accepted_kinds(cls.function(), key))
 
@@ -152,6 +158,7 @@ class PRL(_Linkage):
 class RankSwapTransparency(_Linkage):
     name = "rank-swap-transparency"
     summary = "transparency attack on rank swapping (params p, variant, coverage)"
+    checks_own: ClassVar[frozenset[str]] = frozenset({"variant", "coverage"})
 
     @classmethod
     def function(cls):
