@@ -223,6 +223,7 @@ BIG = "1" + "0" * 24  # 25 digits
 def small(tmp_path) -> Path:
     (tmp_path / "d.csv").write_text(ROWS)
     (tmp_path / "pol.yaml").write_text(yaml.safe_dump(POLICY))
+    (tmp_path / "rows25.txt").write_text(f"0\n{BIG}\n")  # a row number of 25 digits
     return tmp_path
 
 
@@ -239,6 +240,9 @@ NUMERIC_REFUSED = {
     ),
     "risk --intruder-records 25 digits": (
         "risk --original d.csv --masked d.csv -p pol.yaml -a dbrl --intruder-records {BIG}"
+    ),
+    "risk --intruder-records file of 25 digits": (
+        "risk --original d.csv --masked d.csv -p pol.yaml -a dbrl --intruder-records rows25.txt"
     ),
     "risk --intruder-records negative": (
         "risk --original d.csv --masked d.csv -p pol.yaml -a dbrl --intruder-records -3"

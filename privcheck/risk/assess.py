@@ -280,11 +280,14 @@ def intruder_rows(spec: str | None, n: int, seed: int | None) -> tuple[np.ndarra
     if tokens and not tokens[0].lstrip("-").isdigit():
         tokens = tokens[1:]  # a header line
     try:
-        rows = np.array([int(t) for t in tokens], dtype=np.int64)
+        numbers = [int(t) for t in tokens]
     except ValueError:
         raise DataError(
             f"{path} must list 0-based row numbers (one per line); found a non-integer"
         ) from None
+    if any(not 0 <= r < n for r in numbers):  # (before numpy: a 25-digit number overflows it)
+        raise DataError(f"{path}: row numbers must lie in [0, {n - 1}]")
+    rows = np.array(numbers, dtype=np.int64)
     if len(rows) == 0:
         raise DataError(f"{path} lists no rows")
     if rows.min() < 0 or rows.max() >= n:
