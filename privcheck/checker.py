@@ -18,6 +18,7 @@ from privcheck.engines import check_policy as engine_check_policy
 from privcheck.errors import DataError
 from privcheck.io import read_table
 from privcheck.models.base import Evaluation, evaluate_models, validate_data
+from privcheck.nested import refuse_nested
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy, load_policy
 from privcheck.progress import progress
@@ -470,6 +471,7 @@ def check(
     log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
     note = repeated_people(frame, policy) if agg is None else None
     n_rows = len(frame) if weight is None else int(frame[weight].sum())
+    refuse_nested(frame, policy)  # (before '*' is looked for in a column of lists)
     star = starred_rows(frame, policy)
     n_suppressed = 0
     if star is not None:

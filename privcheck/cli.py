@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import os
 import sys
 from enum import StrEnum
 from importlib import resources
@@ -53,7 +54,9 @@ SparkMaster = Annotated[
 ]
 MaxGroups = Annotated[
     int | None,
-    typer.Option(min=0, help="Most value combinations an engine may send back (0: no limit)"),
+    typer.Option(
+        min=0, max=2**63 - 1, help="Most value combinations an engine may send back (0: no limit)"
+    ),
 ]
 
 AllowDraft = Annotated[
@@ -114,24 +117,56 @@ def _print_version(value: bool) -> None:
         raise typer.Exit(0)
 
 
+#: seeds are whole numbers 0 … 2^32 − 1 (``privcheck.params.SEED_MAX``): the range every random
+#: generator privcheck seeds accepts (scikit-learn's random_state is the narrowest), so a seed is
+#: refused on the command line in one line instead of failing deep inside an attack
+SEED_MAX = 2**32 - 1
+
 DEFAULT_SCHEMA = Path("schemas/policy.schema.json")
 DEFAULT_VERDICT_SCHEMA = Path("schemas/verdict.schema.json")
 
 
 def configure_logging(verbose: bool) -> None:
-    """``--verbose``: INFO records of the ``privcheck`` loggers on stderr, one line each."""
+    """``--verbose``: INFO records of the ``privcheck`` loggers on stderr, one line each, and the
+    libraries' warnings (numpy, pandas, pyarrow, matplotlib, scikit-learn, ``re`` …) and log
+    records of level WARNING and above, each naming where it came from.
+
+    Without it, stderr carries only privcheck's own lines (progress, notes, ``wrote …``, one
+    error line): a library's warning about a value in the data (an overflow, a glyph the font
+    lacks, a regular expression's future meaning) is not the user's to act on, and a hook or CI
+    log that shows one looks broken. ``main`` ignores warnings unless Python's own ``-W`` /
+    ``PYTHONWARNINGS`` asked for them; library log records go to a null handler.
+    """
+    import warnings
+
     logger = logging.getLogger("privcheck")
-    for handler in list(logger.handlers):
-        if getattr(handler, "_privcheck_cli", False):
-            logger.removeHandler(handler)
+    root = logging.getLogger()
+    for owner in (logger, root):
+        for handler in list(owner.handlers):
+            if getattr(handler, "_privcheck_cli", False):
+                owner.removeHandler(handler)
     if not verbose:
         logger.setLevel(logging.WARNING)
+        logger.propagate = True
+        silent = logging.NullHandler()  # (with a handler, logging's last resort never prints)
+        silent._privcheck_cli = True  # type: ignore[attr-defined]
+        root.addHandler(silent)
+        logging.captureWarnings(False)
         return
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("privcheck: %(message)s"))
     handler._privcheck_cli = True  # type: ignore[attr-defined]
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+    logger.propagate = False  # (the libraries' handler below is the root's)
+    libraries = logging.StreamHandler(sys.stderr)
+    libraries.setFormatter(logging.Formatter("privcheck: %(levelname)s from %(name)s: %(message)s"))
+    libraries.setLevel(logging.WARNING)
+    libraries._privcheck_cli = True  # type: ignore[attr-defined]
+    root.addHandler(libraries)
+    if not sys.warnoptions:
+        warnings.simplefilter("default")
+    logging.captureWarnings(True)  # warnings become records of 'py.warnings', shown above
 
 
 @app.callback()
@@ -429,6 +464,8 @@ def anonymize(
         int | None,
         typer.Option(
             "--seed",
+            min=0,
+            max=SEED_MAX,
             help="Seed of every random choice (shuffle, sampling, masking) for reproducible tests; "
             "never written out. Default: the operating system's entropy",
         ),
@@ -635,7 +672,10 @@ def compare(
         ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed of the split and the model (default 0)")
+        int | None,
+        typer.Option(
+            "--seed", min=0, max=SEED_MAX, help="Seed of the split and the model (default 0)"
+        ),
     ] = None,
     wide: Annotated[
         bool, typer.Option("--wide", help="Text: every measure (default: those that decide)")
@@ -753,6 +793,8 @@ def risk(
         int | None,
         typer.Option(
             "--seed",
+            min=0,
+            max=SEED_MAX,
             help="Seed of the intruder sample, tie-breaks and shadow models, for reproducible "
             "tests; never written out. Default: the operating system's entropy",
         ),
@@ -779,8 +821,6 @@ def risk(
     """Measure the disclosure risk of a release: how many records an attack re-identifies, or
     how much a synthetic table adds to what a control set gives (exit 1 above the policy's
     synthetic_risk.max_risk)."""
-    import os
-
     from privcheck.errors import PolicyError
     from privcheck.html_report import render_risk_html
     from privcheck.io import read_table
@@ -874,6 +914,8 @@ def apply(
         int | None,
         typer.Option(
             "--seed",
+            min=0,
+            max=SEED_MAX,
             help="Seed of the row shuffle, for reproducible tests; never written out. Default: "
             "the operating system's entropy",
         ),
@@ -1022,8 +1064,6 @@ def init(
 ) -> None:
     """Profile DATA and draft its policy: a role for every column with its reason, a hierarchy
     for every quasi-identifier, the models. Exit 0 with the draft written, 2 on bad input."""
-    import os
-
     from privcheck.errors import DataError, PolicyError
     from privcheck.io import guard_outputs
     from privcheck.progress import is_quiet
@@ -1084,7 +1124,15 @@ def schema(
         data, default = policy_json_schema(), DEFAULT_SCHEMA
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if output is None:  # the documented default: the repository's schemas/ folder
-        default.parent.mkdir(parents=True, exist_ok=True)
+        from privcheck.errors import DataError
+
+        try:
+            default.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DataError(
+                f"cannot create the folder {default.parent} for the schema: {exc.strerror}; "
+                "run where you can write, or give -o PATH (or -o - for standard output)"
+            ) from None
         output = default
     guard({"--output": output}, [])
     emit(text, None if str(output) == "-" else output)
@@ -1164,9 +1212,20 @@ def main() -> None:
     Click's own usage errors (an unknown option, a missing argument, a value of the wrong
     type) are printed the same way — one line naming the problem and where help is — so a
     hook or CI log reads every refusal alike."""
+    import warnings
+
+    from privcheck import interrupts
+
+    replaced = interrupts.install()  # SIGTERM, SIGHUP …: unwind like Ctrl-C, outputs removed
     click = _click_exceptions()
     try:
-        code = app(standalone_mode=False)
+        with warnings.catch_warnings():  # (restored when main returns: a test process)
+            if not sys.warnoptions:  # Python's -W / PYTHONWARNINGS still decide when given
+                warnings.simplefilter("ignore")
+            configure_logging(False)
+            if len(sys.argv) > 1 and "--help" not in sys.argv[1:]:
+                require_working_folder()
+            code = app(standalone_mode=False)
     except PrivcheckError as exc:
         typer.echo(f"privcheck: error: {_one_line(str(exc))}", err=True)
         sys.exit(2)
@@ -1181,9 +1240,52 @@ def main() -> None:
     except click.ClickException as exc:
         typer.echo(f"privcheck: error: {_one_line(exc.format_message())}", err=True)
         sys.exit(exc.exit_code)
+    except interrupts.Interrupted as exc:
+        sys.exit(exc.exit_code)
     except (getattr(click, "Abort", KeyboardInterrupt), BrokenPipeError, KeyboardInterrupt):
-        sys.exit(130)
-    sys.exit(code if isinstance(code, int) else 0)
+        sys.exit(_stopped_code(130))
+    except OSError as exc:  # the system refused something no check foresaw: still one line
+        typer.echo(f"privcheck: error: {_os_error_line(exc)}", err=True)
+        sys.exit(2)
+    finally:
+        interrupts.restore(replaced)
+    sys.exit(_stopped_code(code) if isinstance(code, int) else 0)
+
+
+def _stopped_code(code: int) -> int:
+    """128 + the signal's number when a stop signal ended the command (Typer reports every
+    ``KeyboardInterrupt`` as 130, SIGTERM's included)."""
+    from privcheck.interrupts import stopped_by
+
+    signum = stopped_by()
+    return 128 + signum if signum is not None and code == 130 else code
+
+
+def require_working_folder() -> None:
+    """Refuse to start in a working folder that no longer exists (deleted, or moved away while
+    a shell sat in it): every relative path would resolve against nothing."""
+    from privcheck.errors import DataError
+
+    try:
+        os.getcwd()
+    except OSError:
+        raise DataError(
+            "the current working folder no longer exists (deleted or moved); cd to an existing "
+            "folder and run again"
+        ) from None
+
+
+def _os_error_line(exc: OSError) -> str:
+    """An operating-system error as one line: what failed, on which path, and what to do."""
+    reason = exc.strerror or (str(exc).splitlines() or [type(exc).__name__])[0]
+    where = " → ".join(str(p) for p in (exc.filename, exc.filename2) if p is not None)
+    if isinstance(exc, PermissionError):
+        hint = "check the permissions of the file and of every folder above it"
+    elif isinstance(exc, FileNotFoundError):
+        hint = "check the path (and that the working folder still exists)"
+    else:
+        hint = "nothing was written; check the path and the file system"
+    return f"{where + ': ' if where else ''}{reason}; {hint}"
 
 
 def _click_exceptions():

@@ -309,7 +309,12 @@ def _factorize(column: pd.Series, name: str, missing: str) -> tuple[np.ndarray, 
     if typed is None:
         import pandas as pd
 
-        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        try:
+            codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        except TypeError:  # cells that are lists or dicts further down a column of values
+            from privcheck.nested import nested_error
+
+            raise nested_error(name, "unhashable (list, struct or map)") from None
         used = None
     else:
         codes, uniques = typed
@@ -633,6 +638,9 @@ def encode(
             f"column {absent[0]!r} named in the policy is missing from the data "
             f"(columns: {have}); fix the policy or the data"
         )
+    from privcheck.nested import refuse_nested
+
+    refuse_nested(data, policy)  # a list or struct column has no value to group
     qi_encoder = _as_released if as_released else encode_column
     if not as_released:
         from privcheck.topcoding import apply_coding  # (pandas: the anonymizers' path only)

@@ -348,6 +348,42 @@ def all_files(config: HookConfig) -> list[Path]:
     return sorted(found)
 
 
+def refuse_unreadable_folders(config: HookConfig) -> None:
+    """PolicyError naming a folder a rule's glob reaches but the user cannot list: globbing
+    skips it without a word, and the hook would then pass without checking the files in it.
+
+    Each glob is followed from its fixed leading folders (``releases/`` of
+    ``releases/**/*.csv``) as deep as it reaches: every level below for ``**``, else as many
+    levels as it has parts."""
+    import os
+
+    for rule in config.rules:
+        for glob in rule.globs:
+            parts = glob.split("/")
+            fixed = 0
+            while fixed < len(parts) - 1 and not any(c in parts[fixed] for c in "*?["):
+                fixed += 1
+            top = config.root.joinpath(*parts[:fixed])
+            depth = None if "**" in glob else len(parts) - fixed - 1
+            if not top.is_dir() and not os.path.lexists(top):
+                continue
+            for folder, subfolders, _ in os.walk(top, onerror=_unreadable(glob, config.root)):
+                level = len(Path(folder).relative_to(top).parts)
+                if depth is not None and level >= depth:
+                    subfolders.clear()
+
+
+def _unreadable(glob: str, root: Path):
+    def refuse(exc: OSError) -> None:
+        where = _relative(Path(exc.filename), root) or exc.filename
+        raise PolicyError(
+            f"cannot list the folder {where} ({exc.strerror}), which the glob {glob!r} reaches: "
+            "its files would go unchecked; fix its permissions or narrow the glob"
+        )
+
+    return refuse
+
+
 def summary_line(report: Report) -> str:
     """The models in one phrase: what failed (achieved vs required, violators) or that all hold."""
     parts = []
@@ -438,6 +474,12 @@ def run_hook(
     except PrivcheckError as exc:
         echo_error(f"privcheck: error: {exc}")
         return 2
+    if not files:
+        try:
+            refuse_unreadable_folders(config)
+        except PrivcheckError as exc:
+            echo_error(f"privcheck: error: {exc}")
+            return 2
     targets = assign(files, config) if files else assign(all_files(config), config)
     worst, checked = 0, 0
     drafts: set[Path] = set()  # policies refused as drafts: said once, their files skipped

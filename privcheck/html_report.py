@@ -20,9 +20,11 @@ never by their JSON keys.
 
 from __future__ import annotations
 
+import functools
 import html
 import io
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
@@ -100,6 +102,24 @@ details{font-size:.85rem;margin:2px 0 12px}details summary{color:var(--muted);cu
 # --------------------------------------------------------------------------- plots
 
 
+def literal_text(plot: Callable[..., str]) -> Callable[..., str]:
+    """Draw ``plot``'s text as written: never as TeX math, never through LaTeX.
+
+    Values and column names come from the data, and matplotlib reads a ``$`` as the start of
+    math mode (``$x_$`` or ``$$`` is a parse error: the whole report crashed). A text artist
+    takes the setting when it is created, so the whole plot, not only its saving, runs under it.
+    """
+
+    @functools.wraps(plot)
+    def drawn_literally(*args: Any, **kwargs: Any) -> str:
+        import matplotlib
+
+        with matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):
+            return plot(*args, **kwargs)
+
+    return drawn_literally
+
+
 def _svg(fig, salt: str, alt: str) -> str:
     """A matplotlib figure as inline SVG: text kept as text, unique ids, no external references,
     and its text alternative (``alt``) as the image's accessible name: ``role='img'``, an
@@ -171,6 +191,7 @@ def size_buckets(
     return labels, classes, records, np.asarray(lows)
 
 
+@literal_text
 def class_size_plot(hist: SizeHistogram, k: float | None, salt: str) -> str:
     labels, classes, records, lows = size_buckets(hist)
     fig = _figure(9.4, 2.9)
@@ -197,6 +218,7 @@ def class_size_plot(hist: SizeHistogram, k: float | None, salt: str) -> str:
     return _svg(fig, salt, alt)
 
 
+@literal_text
 def statistic_plot(m: ModelResult, hist: ValueHistogram, salt: str) -> str:
     req = class_requirement(m.model, m.params)
     edges = np.asarray(hist.edges)
@@ -239,6 +261,7 @@ def statistic_plot(m: ModelResult, hist: ValueHistogram, salt: str) -> str:
     return _svg(fig, salt, alt)
 
 
+@literal_text
 def distribution_plot(d: SensitiveDistribution, statistic: str, salt: str) -> str:
     overall = np.asarray(d.overall, dtype=float)
     total = overall.sum() or 1.0
@@ -307,6 +330,7 @@ def pareto(x: np.ndarray, cost: np.ndarray) -> np.ndarray:
     return front
 
 
+@literal_text
 def tradeoff_plot(
     points: list[dict[str, Any]], metric: str | None, chosen: int | None, salt: str
 ) -> str:
@@ -347,6 +371,7 @@ def tradeoff_plot(
     return _svg(fig, salt, alt)
 
 
+@literal_text
 def section_plot(section: Section, salt: str) -> str:
     p = section.plot
     assert p is not None
@@ -899,6 +924,7 @@ def _two_series_bars(ax, x: np.ndarray, before: np.ndarray, after: np.ndarray) -
     ax.bar(x + 0.2, after, 0.4, color=AFTER, label="after (release)")
 
 
+@literal_text
 def risk_plot(profile: RiskProfile, salt: str) -> str:
     """Records per prosecutor-risk bin before and after (ARX's risk view); the threshold of
     ``records_above`` marked."""
@@ -948,6 +974,7 @@ def size_comparison(profile: RiskProfile) -> tuple[list[str], np.ndarray, np.nda
     return labels, before, after, lows
 
 
+@literal_text
 def class_sizes_plot(profile: RiskProfile, salt: str) -> str:
     """Records by the size of their class before and after; k marked."""
     labels, before, after, lows = size_comparison(profile)
@@ -982,6 +1009,7 @@ def class_sizes_plot(profile: RiskProfile, salt: str) -> str:
     return _svg(fig, salt, alt)
 
 
+@literal_text
 def loss_plot(loss: dict[str, float], salt: str) -> str:
     """Information loss per quasi-identifier, horizontal bars (lower is better)."""
     names = list(loss)
@@ -1016,6 +1044,7 @@ def _scored(c: dict[str, Any]) -> bool:
     )
 
 
+@literal_text
 def candidates_plot(candidates: list[dict[str, Any]], chosen: str | None, salt: str) -> str:
     """Every scored candidate: its average prosecutor risk against its metric, the written one
     ringed, failing ones crossed."""

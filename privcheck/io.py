@@ -11,6 +11,8 @@ from __future__ import annotations
 import codecs
 import csv
 import errno
+import fnmatch
+import glob
 import os
 import re
 import stat
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from privcheck.errors import DataError
+from privcheck.interrupts import uninterrupted
 from privcheck.limits import DOCUMENT_BYTES, TEXT_BYTES, Limit
 
 if TYPE_CHECKING:
@@ -406,11 +409,17 @@ def read_parquet(
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from privcheck.nested import ARROW_TYPES, nested_arrow_columns
+
+    schema = pq.read_schema(path) if path.is_file() else pq.ParquetDataset(path).schema
+    nested = nested_arrow_columns(schema)  # (a DataFrame keeps their Parquet types in attrs)
     if not columns and not dictionary and not arrow:
         import pandas as pd
 
-        return pd.read_parquet(path)
-    schema = pq.read_schema(path) if path.is_file() else pq.ParquetDataset(path).schema
+        frame = pd.read_parquet(path)
+        if nested:
+            frame.attrs[ARROW_TYPES] = nested
+        return frame
     names = list(schema.names)
     wanted = None
     if columns is not None:
@@ -429,7 +438,12 @@ def read_parquet(
         table = pq.ParquetFile(path, read_dictionary=read_dictionary).read(columns=wanted)
     else:
         table = pq.read_table(path, columns=wanted, read_dictionary=read_dictionary)
-    return table if arrow else table.to_pandas()
+    if arrow:
+        return table
+    frame = table.to_pandas()
+    if nested:
+        frame.attrs[ARROW_TYPES] = {n: t for n, t in nested.items() if n in frame.columns}
+    return frame
 
 
 def read_table(
@@ -457,11 +471,18 @@ def read_table(
             "Parquet file and give its path"
         )
     path = Path(source)
-    if not path.exists():
-        raise DataError(f"data file not found: {path}")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise DataError(f"data file not found: {path}") from None
+    except OSError as exc:  # a folder on the way the user cannot enter
+        raise DataError(
+            f"cannot read data file {path}: {exc.strerror}; check the permissions of the file "
+            "and of the folders above it"
+        ) from None
     suffix = path.suffix.lower()
-    if path.is_dir():
-        parts = list(path.rglob("*.parquet"))
+    if stat.S_ISDIR(mode):
+        parts = parquet_parts(path)
         if not parts:
             raise DataError(
                 f"{path} is a folder without Parquet files; give a CSV/TSV/Parquet file (a "
@@ -496,15 +517,74 @@ def reader_problem(exc: BaseException) -> str:
     return scrub(_ROW_ECHO.sub(r"\1", first))
 
 
+def parquet_parts(folder: Path) -> list[Path]:
+    """Every ``*.parquet`` file under ``folder`` (as ``Path.rglob`` finds them), refusing a
+    folder inside it that cannot be listed: ``rglob`` skips it silently, and the table would
+    be checked without the rows of the parts it holds."""
+
+    def unreadable(exc: OSError) -> None:
+        raise DataError(
+            f"cannot read the folder {exc.filename} of the Parquet parts in {folder}: "
+            f"{exc.strerror}; check its permissions (a check must see every part)"
+        )
+
+    found = []
+    for root, _, files in os.walk(folder, onerror=unreadable):
+        found += [Path(root, name) for name in files if name.endswith(".parquet")]
+    return sorted(found)
+
+
 def _same_file(a: Path, b: Path) -> bool:
     """Whether two spellings name one file: same resolved path (``..``, symlinks), or the same
     inode when both exist (hard links, bind mounts)."""
     if a.resolve() == b.resolve():
         return True
     try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
+        return os.path.samefile(a, b)  # (False when either is absent or cannot be reached)
     except OSError:
         return False
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` lies in ``folder`` or below it (both resolved: ``..``, symlinks)."""
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except (ValueError, OSError, RuntimeError):
+        return False
+    return True
+
+
+def _refuse_nesting(opt: str, path: Path, src: Path, *, directory: bool) -> None:
+    """An output must not land inside a folder privcheck reads — a folder of Parquet parts
+    (every part under it is the table: a release written there mixes released rows into the
+    raw ones), a folder a policy names — nor match a glob of inputs; and an output folder
+    (``--engine spark``) must not hold an input, which replacing the folder would delete."""
+    text = str(src)
+    if glob.has_magic(text) and not os.path.lexists(src):  # a glob of inputs
+        probes = [path, path / "part-0.parquet"] if directory else [path]
+        for probe in probes:
+            if fnmatch.fnmatch(str(probe), text) or fnmatch.fnmatch(
+                str(probe.resolve()), str(Path(text).absolute())
+            ):
+                raise DataError(
+                    f"{opt} {path} matches the input pattern {src}: the output would be read "
+                    "as input next time; write it where the pattern does not reach"
+                )
+        matches = [Path(m) for m in glob.glob(text, recursive=True)]
+    else:
+        matches = [src]
+    for match in matches:
+        if os.path.isdir(match) and _inside(path, match):
+            raise DataError(
+                f"{opt} {path} is inside the input folder {match}: privcheck never writes into "
+                "a folder it reads (the output would become part of the input); write it "
+                f"outside {match}"
+            )
+        if directory and _inside(match, path):  # (a folder where a file goes: refused below)
+            raise DataError(
+                f"{opt} {path} holds the input {match}: replacing the folder would delete it; "
+                "write the output to another folder"
+            )
 
 
 def _output_kind(path: Path) -> str | None:
@@ -533,23 +613,24 @@ def _refuse_special(opt: str, path: Path, *, directory_ok: bool) -> None:
 def probe_writable(folder: Path, opt: str) -> None:
     """Write (and remove) a small file in ``folder``: a read-only folder, a read-only file
     system or a full disk is found before the work starts, not after a long search."""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".privcheck-probe.", dir=folder)
-    except OSError as exc:
-        raise DataError(
-            f"{opt}: cannot write in the folder {folder} ({exc.strerror}); choose a folder you "
-            "can write to"
-        ) from None
-    try:
-        os.write(fd, b"\0" * 4096)
-    except OSError as exc:
-        raise DataError(
-            f"{opt}: cannot write in the folder {folder} ({exc.strerror}); free some space or "
-            "choose another folder"
-        ) from None
-    finally:
-        os.close(fd)
-        Path(tmp).unlink(missing_ok=True)
+    with uninterrupted():  # (a signal here must not leave the probe file behind)
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=".privcheck-probe.", dir=folder)
+        except OSError as exc:
+            raise DataError(
+                f"{opt}: cannot write in the folder {folder} ({exc.strerror}); choose a folder "
+                "you can write to"
+            ) from None
+        try:
+            os.write(fd, b"\0" * 4096)
+        except OSError as exc:
+            raise DataError(
+                f"{opt}: cannot write in the folder {folder} ({exc.strerror}); free some space "
+                "or choose another folder"
+            ) from None
+        finally:
+            os.close(fd)
+            Path(tmp).unlink(missing_ok=True)
 
 
 def guard_outputs(
@@ -582,6 +663,7 @@ def guard_outputs(
                     f"{opt} {path} is the input {src}: privcheck never overwrites what it reads; "
                     "write the output to another file"
                 )
+            _refuse_nesting(opt, path, src, directory=opt in dirs)
         for other_opt, other in given[:i]:
             if _same_file(path, other):
                 raise DataError(
@@ -589,7 +671,16 @@ def guard_outputs(
                 )
         _refuse_special(opt, path, directory_ok=opt in dirs)
         parent = path.parent
-        if not parent.is_dir():
+        try:
+            parent_is_dir = stat.S_ISDIR(os.stat(parent).st_mode)
+        except FileNotFoundError:
+            parent_is_dir = False
+        except OSError as exc:  # a folder on the way the user cannot enter
+            raise DataError(
+                f"{opt} {path}: cannot reach the folder {parent} ({exc.strerror}); choose a "
+                "folder you can write to"
+            ) from None
+        if not parent_is_dir:
             raise DataError(
                 f"{opt} {path}: the folder {parent} does not exist; create it first "
                 "(privcheck does not create folders)"
@@ -613,6 +704,24 @@ def _remove(path: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
     else:
         path.unlink(missing_ok=True)
+
+
+#: tests only: seconds to wait after each temporary output is created, before it is written —
+#: a deterministic window to send the process a signal in (``tests/test_interrupts.py``)
+PAUSE_ENV = "PRIVCHECK_TEST_PAUSE_IN_WRITE"
+
+
+def _pause_for_tests(tmp: Path) -> None:
+    try:
+        seconds = min(float(os.environ.get(PAUSE_ENV) or 0), 60.0)
+    except ValueError:
+        return
+    if seconds > 0:
+        import sys
+        import time
+
+        print(f"privcheck: test pause: {tmp.name} created", file=sys.stderr, flush=True)
+        time.sleep(seconds)
 
 
 def _write_failed(path: Path, exc: OSError) -> DataError:
@@ -640,21 +749,27 @@ class OutputSet:
             raise DataError(
                 f"cannot write {path}: the folder {path.parent} does not exist; create it first"
             )
+        # created and recorded in one step, so that whatever stops the command later (an
+        # error, Ctrl-C, SIGTERM: ``privcheck.interrupts``) finds it in the list and removes it
+        with uninterrupted():
+            try:
+                if directory:  # the writer creates it (Spark refuses an existing folder)
+                    tmp = Path(
+                        tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+                    )
+                    tmp.rmdir()
+                else:
+                    fd, name = tempfile.mkstemp(
+                        prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+                    )
+                    os.close(fd)
+                    tmp = Path(name)
+            except OSError as exc:
+                self.discard()
+                raise _write_failed(path, exc) from None
+            self._staged.append((tmp, path))
         try:
-            if directory:  # the writer creates it (Spark refuses an existing folder)
-                tmp = Path(
-                    tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-                )
-                tmp.rmdir()
-            else:
-                fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-                os.close(fd)
-                tmp = Path(name)
-        except OSError as exc:
-            self.discard()
-            raise _write_failed(path, exc) from None
-        self._staged.append((tmp, path))
-        try:
+            _pause_for_tests(tmp)
             write(tmp)
             _normal_mode(tmp)
         except OSError as exc:
@@ -666,11 +781,18 @@ class OutputSet:
         return path
 
     def discard(self) -> None:
-        for tmp, _ in self._staged:
-            _remove(tmp)
-        self._staged.clear()
+        with uninterrupted():  # a second signal cannot cut the cleanup short
+            for tmp, _ in self._staged:
+                _remove(tmp)
+            self._staged.clear()
 
     def commit(self) -> None:
+        """Rename every staged output into place — all of them, or (on any failure) none,
+        the files they replaced restored. Signals wait until it is done."""
+        with uninterrupted():
+            self._commit()
+
+    def _commit(self) -> None:
         done: list[tuple[Path, Path | None]] = []  # (target, backup of what it replaced)
         try:
             for tmp, target in self._staged:
@@ -686,16 +808,15 @@ class OutputSet:
                             backup = None
                 os.replace(tmp, target)
                 done.append((target, backup))
-        except OSError as exc:
+        except BaseException as exc:
             for target, backup in reversed(done):
                 _remove(target)
                 if backup is not None:
                     os.replace(backup, target)
-            failed = self._staged[len(done)][1]
+            failed = self._staged[len(done)][1] if len(done) < len(self._staged) else None
             self.discard()
-            raise _write_failed(failed, exc) from None
-        except BaseException:
-            self.discard()
+            if isinstance(exc, OSError) and failed is not None:
+                raise _write_failed(failed, exc) from None
             raise
         for _, backup in done:
             if backup is not None:
@@ -713,13 +834,14 @@ def all_or_nothing() -> Iterator[OutputSet]:
     outputs = OutputSet()
     token = _TRANSACTION.set(outputs)
     try:
-        yield outputs
-    except BaseException:
+        try:
+            yield outputs
+        finally:
+            _TRANSACTION.reset(token)
+        outputs.commit()
+    except BaseException:  # (a signal between the block's end and the commit included)
         outputs.discard()
         raise
-    finally:
-        _TRANSACTION.reset(token)
-    outputs.commit()
 
 
 def write_atomic(path: str | Path, write: Callable[[Path], None], *, directory: bool = False):
@@ -732,8 +854,12 @@ def write_atomic(path: str | Path, write: Callable[[Path], None], *, directory: 
     if current is not None:
         return current.stage(path, write, directory=directory)
     outputs = OutputSet()
-    outputs.stage(path, write, directory=directory)
-    outputs.commit()
+    try:
+        outputs.stage(path, write, directory=directory)
+        outputs.commit()
+    except BaseException:  # (a signal between staging and committing included)
+        outputs.discard()
+        raise
     return path
 
 
@@ -741,10 +867,53 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     return write_atomic(path, lambda p: p.write_text(text, encoding="utf-8"))
 
 
+def arrow_release(frame: pd.DataFrame) -> Any:
+    """``frame`` as the Arrow table a Parquet file stores, every value exact.
+
+    pandas hands Arrow a column of Python integers (a quasi-identifier released at level 0
+    keeps its ground values, which may exceed 2^63 − 1 in a uint64 column) to be typed as int64,
+    and Arrow then fails on the first value beyond it. Such a column is written as uint64 when
+    every value fits (0 … 2^64 − 1), else as the integers' exact decimal text; any other column
+    Arrow cannot type (values of mixed kinds) as text too, never rounded through a float.
+    """
+    import pyarrow as pa
+
+    try:
+        return pa.Table.from_pandas(frame, preserve_index=False)
+    except (OverflowError, pa.ArrowException):
+        pass
+    columns = {}
+    for name in frame.columns:
+        column = frame[name]
+        try:
+            columns[name] = pa.array(column, from_pandas=True)
+        except (OverflowError, pa.ArrowException):
+            columns[name] = _exact_column(column)
+    names = [str(n) for n in frame.columns]
+    return pa.table(list(columns.values()), names=names)
+
+
+def _exact_column(column: pd.Series) -> Any:
+    """A column of Python objects Arrow could not type: uint64 for integers in 0 … 2^64 − 1,
+    else every value as its text (None stays missing)."""
+    import pandas as pd
+    import pyarrow as pa
+
+    present = column[column.notna()].tolist()
+    integers = all(isinstance(v, int) and not isinstance(v, bool) for v in present)
+    if integers and present and min(present) >= 0 and max(present) < 2**64:
+        return pa.array([None if pd.isna(v) else int(v) for v in column], type=pa.uint64())
+    return pa.array([None if pd.isna(v) else str(v) for v in column], type=pa.string())
+
+
 def write_table(frame: pd.DataFrame, path: str | Path) -> Path:
-    """Write a table as CSV or Parquet (by suffix), atomically."""
+    """Write a table as CSV or Parquet (by suffix), atomically; values exact in both (see
+    ``arrow_release``)."""
     suffix = Path(path).suffix.lower()
     if suffix in (".parquet", ".pq"):
-        return write_atomic(path, lambda p: frame.to_parquet(p, index=False))
+        import pyarrow.parquet as pq
+
+        table = arrow_release(frame)
+        return write_atomic(path, lambda p: pq.write_table(table, p))
     sep = "\t" if suffix == ".tsv" else ","
     return write_atomic(path, lambda p: frame.to_csv(p, index=False, sep=sep))

@@ -46,15 +46,157 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
     return params
 
 
-def check_param_types(algorithm: str, defaults: dict[str, Any], params: dict[str, Any]) -> dict:
+def check_param_types(
+    algorithm: str,
+    defaults: dict[str, Any],
+    params: dict[str, Any],
+    *,
+    skip: frozenset[str] = frozenset(),
+) -> dict:
     """``params`` with every integer range-checked and boolean parameters read as booleans.
 
     A parameter is boolean when its default is; its value must be spelled as one (see
-    `privcheck.limits.as_bool`). Used for parameters from the CLI and from the Python API alike.
+    `privcheck.limits.as_bool`). A parameter whose default is a number or a word takes a value
+    of that kind (``check_param_value``), but those in ``skip``. Used for parameters from the CLI
+    and from the Python API alike.
     """
     out = {}
     for key, value in params.items():
         where = f"{algorithm} parameter {key}"
         check_integers(value, where)
-        out[key] = as_bool(value, where) if isinstance(defaults.get(key), bool) else value
+        default = defaults.get(key)
+        if isinstance(default, bool):
+            out[key] = as_bool(value, where)
+            continue
+        # a number where the default is one ('nan' is no tolerance), a seed in its range;
+        # ``skip``: parameters the algorithm checks itself, with a more precise message
+        plain = type(default) in (int, float, str) and key not in skip
+        kinds = Kinds((type(default),)) if plain else None
+        out[key] = check_param_value(where, key, value, kinds)
     return out
+
+
+#: parameters that seed a random generator: a whole number 0 … 2^32 − 1 (scikit-learn's range)
+SEED_PARAMS = frozenset({"random_state", "seed"})
+SEED_MAX = 2**32 - 1
+
+
+class Kinds(tuple):
+    """The plain types a parameter takes (``int``, ``float``, ``str``, ``list`` …, ``NoneType``)
+    and, for a list, the kinds of its items (``items``; None: not checked)."""
+
+    items: Kinds | None = None
+
+
+def accepted_kinds(function: Any, name: str) -> Kinds | None:
+    """The plain value types parameter ``name`` of ``function`` accepts, read from its type
+    hint (``int | None`` → int, None; ``Literal['a', 'b']`` → str; ``Sequence[str]`` → list of
+    str; ``Mapping`` → dict), or None when the hint says nothing checkable (``Any``, a class, a
+    parameter the function does not have)."""
+    import inspect
+    import typing
+
+    try:
+        parameter = inspect.signature(function).parameters.get(name)
+    except (TypeError, ValueError):
+        return None
+    if parameter is None:
+        return None
+    try:
+        hint = typing.get_type_hints(function).get(name)
+    except Exception:  # a hint that does not evaluate checks nothing
+        hint = None
+    if hint is None:
+        plain = (bool, int, float, str)
+        return Kinds((type(parameter.default),)) if type(parameter.default) in plain else None
+    return _hint_kinds(hint)
+
+
+def _hint_kinds(hint: Any) -> Kinds | None:
+    import collections.abc as abc
+    import types
+    import typing
+
+    kinds: list[type] = []
+    items: list[Kinds | None] = []
+
+    def add(h: Any) -> bool:
+        origin = typing.get_origin(h)
+        if origin in (typing.Union, types.UnionType):
+            return all(add(a) for a in typing.get_args(h))
+        if origin is typing.Literal:
+            kinds.extend(type(v) for v in typing.get_args(h))
+            return True
+        if h is type(None):
+            kinds.append(type(None))
+            return True
+        base = origin or h
+        if base in (list, tuple, abc.Sequence):
+            kinds.append(list)
+            args = typing.get_args(h)
+            items.append(_hint_kinds(args[0]) if len(args) == 1 else None)
+            return True
+        if base in (dict, abc.Mapping):
+            kinds.append(dict)
+            return True
+        if base in (bool, int, float, str):
+            kinds.append(base)
+            return True
+        return False  # Any, a class, a callable: not checked here
+
+    if not add(hint):
+        return None
+    out = Kinds(dict.fromkeys(kinds))
+    if len(items) == 1:
+        out.items = items[0]
+    return out
+
+
+def _fits(value: Any, kinds: Kinds) -> bool:
+    """Whether ``value`` is of one of ``kinds``: a bool only where a bool is, an int where an
+    int or a float is, a whole float where an int is (it is converted by the caller)."""
+    if isinstance(value, bool):
+        return bool in kinds
+    if isinstance(value, int):
+        return int in kinds or float in kinds
+    if isinstance(value, float):
+        return float in kinds or (int in kinds and value.is_integer())
+    if value is None:
+        return type(None) in kinds
+    if isinstance(value, list | tuple):
+        inner = getattr(kinds, "items", None)
+        return list in kinds and (inner is None or all(_fits(v, inner) for v in value))
+    return any(isinstance(value, k) for k in kinds if k in (str, dict))
+
+
+_WORDS = {
+    bool: "true or false", int: "a whole number", float: "a number", str: "a word",
+    list: "a list", tuple: "a list", dict: "a mapping",
+}  # fmt: skip
+
+
+def check_param_value(where: str, name: str, value: Any, kinds: Kinds | None) -> Any:
+    """``value`` of a parameter if it has one of the ``kinds`` (see ``_fits``), else a
+    PolicyError naming the parameter and what it takes. Seeds: whole numbers 0 … 2^32 − 1."""
+    if (
+        isinstance(value, float)
+        and value.is_integer()
+        and (name in SEED_PARAMS or (kinds is not None and int in kinds and float not in kinds))
+    ):
+        value = int(value)
+        check_integers(value, where)  # (1e308 is whole, and no machine integer)
+    if name in SEED_PARAMS:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= SEED_MAX:
+            raise PolicyError(
+                f"{where} is a seed: a whole number from 0 to {SEED_MAX}; got {value!r}"
+            )
+        return value
+    if kinds is None or _fits(value, kinds):
+        return value
+    words = dict.fromkeys(_WORDS[k] for k in kinds if k in _WORDS)
+    inner = getattr(kinds, "items", None)
+    if list in kinds and inner is not None:
+        plural = {bool: "true/false values", int: "whole numbers", float: "numbers", str: "names"}
+        items = " or ".join(dict.fromkeys(plural[k] for k in inner if k in plural)) or "values"
+        words = {(f"a list of {items}" if w == "a list" else w): None for w in words}
+    raise PolicyError(f"{where} must be {' or '.join(words) or 'another value'}; got {value!r}")

@@ -558,3 +558,138 @@ def test_accessibility_check_catches_a_chart_without_its_alternative():
         "<figcaption>x</figcaption></figure>"
     )
     assert len(assert_accessible(good, {"f"})) == 1
+
+
+# --------------------------------------------------------------- text from the data, literally
+
+#: text matplotlib reads as TeX math, or a browser as markup or a template
+HOSTILE_TEXT = ["$$", "$x_$", r"$\frac{a}{b}$", "<script>alert(1)</script>", "{{x}}", "a&b<i>"]
+
+
+def _hostile_files(tmp_path: Path) -> tuple[Path, Path]:
+    """A table whose column names and values are ``HOSTILE_TEXT``: a quasi-identifier named
+    ``$q_1$`` holding them, a numeric one named ``$x_$``, a sensitive one named
+    ``<b>$\\frac{s}{2}$</b>`` holding them too."""
+    import yaml
+
+    rows = ["$q_1$,$x_$,<b>$\\frac{s}{2}$</b>"]
+    for i in range(60):
+        value = HOSTILE_TEXT[i % len(HOSTILE_TEXT)]
+        secret = HOSTILE_TEXT[(i // 2) % len(HOSTILE_TEXT)]
+        rows.append(f'"{value}",{20 + i % 7},"{secret}"')
+    data = tmp_path / "d.csv"
+    data.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    policy = tmp_path / "p.yaml"
+    policy.write_text(
+        yaml.safe_dump(
+            {
+                "attributes": {
+                    "$q_1$": {"role": "quasi_identifier"},
+                    "$x_$": {
+                        "role": "quasi_identifier",
+                        "hierarchy": {"type": "intervals", "widths": [5, 10]},
+                    },
+                    "<b>$\\frac{s}{2}$</b>": {"role": "sensitive"},
+                },
+                "models": [
+                    {"model": "k-anonymity", "k": 2},
+                    {
+                        "model": "l-diversity",
+                        "variant": "distinct",
+                        "l": 2,
+                        "attribute": "<b>$\\frac{s}{2}$</b>",
+                    },
+                    {
+                        "model": "t-closeness",
+                        "t": 0.5,
+                        "distance": "equal",
+                        "attribute": "<b>$\\frac{s}{2}$</b>",
+                    },
+                ],
+                "suppression_limit": 0.3,
+            }
+        ),
+        encoding="utf-8",
+    )
+    return data, policy
+
+
+def _literal_page(path: Path, *texts: str) -> None:
+    """The page parses (every element closed), carries each text as text, and holds no
+    element the data smuggled in."""
+    from tests.html_helpers import parse
+
+    html = path.read_text(encoding="utf-8")
+    page = parse(html)
+    words = " ".join(page.text)
+    for text in texts:
+        assert text in words, text
+    assert "<script" not in html and "<b>$" not in html and "<i>" not in html
+
+
+def test_text_from_the_data_is_drawn_and_written_literally_in_every_report(tmp_path):
+    """A ``$`` in a value or a column name crashed the check report (matplotlib's mathtext:
+    ``$x_$`` a parse error, a traceback); ``<script>`` must stay text. Each report kind — check
+    (with --explain), anonymization, risk — renders, and says every name and value as
+    written; compare (text and JSON) too."""
+    import json
+
+    from tests.test_fuzz_inputs import run_cli
+
+    data, policy = _hostile_files(tmp_path)
+    names = ["$q_1$", "$x_$", "<b>$\\frac{s}{2}$</b>"]
+    code, _, err = run_cli("check", data, "-p", policy, "-o", tmp_path / "c.html")
+    assert code in (0, 1) and not err.strip(), err
+    _literal_page(tmp_path / "c.html", *names, *HOSTILE_TEXT)
+    code, _, err = run_cli("check", data, "-p", policy, "--explain", "-o", tmp_path / "e.html")
+    assert code in (0, 1) and not err.strip(), err
+    _literal_page(tmp_path / "e.html", *names)
+    release = tmp_path / "r.csv"
+    code, _, err = run_cli(
+        "anonymize", data, "-p", policy, "-o", release, "--report", tmp_path / "a.html",
+        "--seed", "1",
+    )  # fmt: skip
+    assert code == 0, err
+    _literal_page(tmp_path / "a.html", "$q_1$", "$x_$")
+    code, _, err = run_cli(
+        "risk", "--original", data, "--masked", data, "-p", policy, "-a", "uniqueness",
+        "-o", tmp_path / "k.html",
+    )  # fmt: skip
+    assert code in (0, 1), err
+    _literal_page(tmp_path / "k.html", "$q_1$", "$x_$")
+    named = tmp_path / "$x_$ <i>{{r}}.csv"  # compare prints the releases by name
+    named.write_bytes(release.read_bytes())
+    code, out, err = run_cli("compare", data, named, "-p", policy, "-f", "json")
+    assert code == 0, err
+    assert json.loads(out)["releases"][0]["release"] == str(named)
+    code, out, err = run_cli("compare", data, named, "-p", policy)
+    assert code == 0 and named.name in out, err
+
+
+def test_a_plot_draws_dollar_signs_as_text():
+    """The plot helpers themselves: a legend, tick labels and a title with TeX-looking text are
+    drawn (no exception) and the SVG holds the text as written."""
+    from privcheck.html_report import section_plot
+
+    svg = section_plot(
+        Section(
+            id="x",
+            title="$x_$",
+            plot=SectionPlot(
+                kind="bar",
+                x=["$$", "$x_$", r"\frac{1}{2}"],
+                series={"$a_$": [1, 2, 3]},
+                xlabel="$b_$",
+                ylabel="{{y}}",
+            ),
+        ),
+        "salt",
+    )
+    for text in ("$$", "$x_$", "\\frac{1}{2}", "$a_$", "$b_$", "{{y}}"):
+        assert html_text(text) in svg, text
+
+
+def html_text(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=False)

@@ -113,13 +113,16 @@ class Anonymizer:
     people_reason: ClassVar[str] = (
         "it was not built to count people: its classes are counted in records"
     )
+    #: parameters the anonymizer checks itself, type and range, with a message that says more
+    #: than "must be a number" (the generic check by their defaults' types leaves them to it)
+    checks_own: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, **params: Any) -> None:
         unknown = sorted(set(params) - set(self.defaults()))
         if unknown:
             known = ", ".join(self.defaults()) or "none"
             raise PolicyError(f"{self.name} has no parameter {unknown[0]!r} (parameters: {known})")
-        params = check_param_types(self.name, self.defaults(), params)
+        params = check_param_types(self.name, self.defaults(), params, skip=self.checks_own)
         self.params = {**self.defaults(), **params}
 
     @classmethod

@@ -111,6 +111,7 @@ class LocalSuppression(PlannedAnonymizer):
     #: then suppresses whole people wherever a released row holds fewer than k of them
     #: (``people_blanking``), within the suppression limit or not at all
     counts_people: ClassVar[bool] = True
+    checks_own: ClassVar[frozenset[str]] = frozenset({"polish", "importance", "node"})
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
@@ -397,7 +398,7 @@ class LocalSuppression(PlannedAnonymizer):
             return rank
         if isinstance(given, str):
             given = [s.strip() for s in given.split(",")]
-        if sorted(map(str, given)) != sorted(names):
+        if not isinstance(given, list | tuple) or sorted(map(str, given)) != sorted(names):
             raise PolicyError(
                 f"importance must list every quasi-identifier once, most important first "
                 f"({', '.join(names)}); got {given!r}"

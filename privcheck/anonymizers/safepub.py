@@ -171,7 +171,7 @@ class SafePub(Anonymizer):
                 "--param final_fraction=0.5"
             )
         score = self.params["score"]
-        if score is not None and score not in SCORES:
+        if score is not None and (not isinstance(score, str) or score not in SCORES):
             raise PolicyError(
                 f"safepub has no score {score!r}; use one of {', '.join(SCORES)} "
                 "(--param score=loss)"

@@ -177,8 +177,11 @@ def aggregate(frame: Any, policy: Policy, *, max_groups: int | None = None) -> p
     if not is_engine_frame(frame):
         return None
     from privcheck.engines.narwhals_engine import group_counts
+    from privcheck.nested import refuse_nested, refuse_nested_schema
 
+    refuse_nested_schema(frame, policy)  # (a list column would be grouped as lists)
     agg = group_counts(frame, policy, max_groups_limit(max_groups))
+    refuse_nested(agg, policy)  # (an engine whose schema narwhals could not read)
     check_missing(agg, policy)
     columns = agg.attrs.get(SOURCE_COLUMNS, [])
     out = sort_groups(agg, policy)

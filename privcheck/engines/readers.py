@@ -36,7 +36,7 @@ def local_matches(path: str) -> list[Path]:
     """The local files a path or glob names (empty for remote paths); DataError if none, or if
     one is not a regular file (a FIFO or a device would hang the engine's reader); a folder
     stands for the Parquet parts inside it, which are checked the same way."""
-    from privcheck.io import require_regular_file
+    from privcheck.io import parquet_parts, require_regular_file
 
     if has_scheme(path):
         return []
@@ -45,12 +45,9 @@ def local_matches(path: str) -> list[Path]:
         if not found:
             raise DataError(f"no data file matches {path}")
     else:
-        p = Path(path)
-        if not p.exists():
-            raise DataError(f"data file not found: {p}")
-        found = [p]
+        found = [Path(path)]  # (require_regular_file says whether it is missing or unreadable)
     for p in found:
-        parts = sorted(p.rglob("*.parquet")) if p.is_dir() else [p]
+        parts = parquet_parts(p) if p.is_dir() else [p]
         for part in parts:
             require_regular_file(part, "data file")
     return found

@@ -175,6 +175,27 @@ class Draft(NamedTuple):
 DEFAULT_K = 5
 
 
+def unprofiled_columns(table: pa.Table) -> dict[str, str]:
+    """Column → what it holds, for the columns a draft leaves out: nested values (lists,
+    structs, maps, unions: ``privcheck.nested``) and binary values (bytes, not text), which
+    have no one value per cell to profile, group or spell in a hierarchy."""
+    from privcheck.nested import is_nested_arrow
+
+    out = {}
+    for column in table.schema:
+        kind = column.type.value_type if pa.types.is_dictionary(column.type) else column.type
+        if is_nested_arrow(kind):
+            out[column.name] = f"nested values, {column.type}"
+        elif (
+            pa.types.is_binary(kind)
+            or pa.types.is_large_binary(kind)
+            or pa.types.is_fixed_size_binary(kind)
+            or (hasattr(pa.types, "is_binary_view") and pa.types.is_binary_view(kind))
+        ):
+            out[column.name] = f"binary values, {column.type}"
+    return out
+
+
 def _validate_parameters(k: int, l: int, suppression: float | None, n_rows: int) -> None:  # noqa: E741
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise PolicyError(f"k must be a whole number of at least 1; got {k!r}")
@@ -186,6 +207,11 @@ def _validate_parameters(k: int, l: int, suppression: float | None, n_rows: int)
         raise PolicyError(
             f"k = {k} is more than the {n_rows:,} records of the table: no release of it can be "
             f"{k}-anonymous; choose k ≤ {n_rows}"
+        )
+    if l > n_rows:
+        raise PolicyError(
+            f"l = {l} is more than the {n_rows:,} records of the table: no class of it can hold "
+            f"{l} distinct values; choose l ≤ {n_rows}"
         )
 
 
@@ -343,6 +369,17 @@ def draft_policy(
         if absent:  # a warning, not a stop: the catalog describes more than the extract
             warnings.append(absent_note(absent))
 
+    for name, kind in unprofiled_columns(table).items():
+        names.remove(name)
+        notes.append(
+            f"column {name!r} ({kind}) is left out of the draft: privcheck cannot group or "
+            "generalize such values, and a release leaves out every column the policy does not "
+            "name; to protect what it holds, flatten it into plain columns and run init again"
+        )
+    if not names:
+        raise DataError(
+            f"{source or 'the table'} has no column privcheck can profile: " + "; ".join(notes)
+        )
     positions = sample_rows(n_rows, sample_size, seed)
 
     def one(name: str) -> ColumnProfile:

@@ -41,6 +41,11 @@ def _learner(name: Any, seed: int) -> Any:
             "pip install 'privcheck[risk]' (or pip install scikit-learn)"
         ) from None
     if not isinstance(name, str):
+        if not hasattr(name, "get_params") or not hasattr(name, "fit"):  # (a number, a list)
+            raise PolicyError(
+                f"ddmbar model must be one of {', '.join(MODELS)} or a scikit-learn "
+                f"classifier; got {name!r}"
+            )
         from sklearn.base import clone
 
         return clone(name)

@@ -122,6 +122,11 @@ def _check_alignment(original: pd.DataFrame, masked: pd.DataFrame) -> None:
             f"the masked file's columns differ from the original's: it {' and '.join(parts)}; "
             "both files must have the same schema"
         )
+    if len(original) == 0 == len(masked):
+        raise DataError(
+            "the original and the masked file have no records: there is nothing to attack; "
+            "give the files with their rows (a header alone is no table)"
+        )
     if len(original) != len(masked):
         raise DataError(
             f"the original file has {len(original)} records and the masked file {len(masked)}; "
@@ -154,6 +159,47 @@ def _numeric(frame: pd.DataFrame, col: str, which: str) -> pd.Series | None:
             "the attacks cannot compare exactly; shift or rescale the column first"
         )
     return pd.Series(out.to_numpy(dtype=np.float64, na_value=np.nan), index=s.index, name=s.name)
+
+
+def _plain_cells(frame: pd.DataFrame, policy: Any) -> pd.DataFrame:
+    """``frame`` with one comparable value per cell: a column of nested values the policy uses
+    is refused (``privcheck.nested``), and a column of bytes (a Parquet binary column) is
+    spelled as text the way a CSV release writes it (``b'\\x00'``) — the attacks compare
+    values as text, and bytes that are not UTF-8 have no other spelling."""
+    if policy is not None:
+        from privcheck.nested import refuse_nested
+
+        refuse_nested(frame, policy)
+    spelled = {}
+    for name in frame.columns:
+        column = frame[name]
+        if not isinstance(column, pd.Series) or column.dtype != object:
+            continue
+        present = column.notna().to_numpy()
+        if not present.any() or not isinstance(column.iloc[int(present.argmax())], bytes):
+            continue
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        text = np.array([repr(u) if isinstance(u, bytes) else str(u) for u in uniques] + [None])
+        spelled[name] = pd.Series(text[codes], index=column.index, dtype=object)
+    if not spelled:
+        return frame
+    frame = frame.copy()
+    for name, column in spelled.items():
+        frame[name] = column
+    return frame
+
+
+def _refuse_nested_attributes(frame: pd.DataFrame, attributes: list[str]) -> None:
+    """The attributes the intruder knows (``--intruder-attributes`` may name a column the policy
+    does not) must hold one value per cell."""
+    from privcheck.nested import ARROW_TYPES, nested_error, nested_kind
+
+    declared = frame.attrs.get(ARROW_TYPES) or {}
+    for name in attributes:
+        if name in frame.columns and isinstance(frame[name], pd.Series):
+            kind = declared.get(name) or nested_kind(frame[name])
+            if kind is not None:
+                raise nested_error(name, kind)
 
 
 def _exact_integers(s: pd.Series, col: str, which: str) -> pd.Series:
@@ -244,11 +290,14 @@ def intruder_rows(spec: str | None, n: int, seed: int | None) -> tuple[np.ndarra
     if tokens and not tokens[0].lstrip("-").isdigit():
         tokens = tokens[1:]  # a header line
     try:
-        rows = np.array([int(t) for t in tokens], dtype=np.int64)
+        numbers = [int(t) for t in tokens]
     except ValueError:
         raise DataError(
             f"{path} must list 0-based row numbers (one per line); found a non-integer"
         ) from None
+    if any(not 0 <= r < n for r in numbers):  # (before numpy: a 25-digit number overflows it)
+        raise DataError(f"{path}: row numbers must lie in [0, {n - 1}]")
+    rows = np.array(numbers, dtype=np.int64)
     if len(rows) == 0:
         raise DataError(f"{path} lists no rows")
     if rows.min() < 0 or rows.max() >= n:
@@ -389,6 +438,9 @@ def assess(
     """
     params = dict(params or {})
     measure.check_params(params)
+    original, masked = _plain_cells(original, policy), _plain_cells(masked, policy)
+    others = [_plain_cells(f, policy) for f in others or []]
+    control = None if control is None else _plain_cells(control, policy)
     seed_given = seed is not None or any(k in SEED_KEYS for k in params)
     if seed is None:  # one draw from the OS entropy seeds the sample and the attack alike
         seed = int(np.random.SeedSequence().generate_state(1)[0] >> 1)  # < 2**31: sklearn's range
@@ -406,6 +458,7 @@ def assess(
     else:  # a synthetic table or a release without the attacked attribute: the attack checks
         known = intruder_attributes if intruder_attributes is not None else quasi_identifiers
         attrs = [a for a in known if a in original.columns]
+    _refuse_nested_attributes(original, attrs)
     rows, described = intruder_rows(intruder_records, len(original), seed)
     started = time.perf_counter()
     inputs = AttackInputs(

@@ -29,6 +29,7 @@ from privcheck.risk.synthetic import (
     _as_numbers,
     known_columns,
     nearest,
+    require_records,
     risk_figures,
 )
 
@@ -72,6 +73,7 @@ def inference(
 ) -> dict[str, Any]:
     """Inference risk of each secret column, the attacker knowing ``attributes`` (default: every
     other column). Returns ``attributes`` (secret → figures) and the riskiest one's figures."""
+    require_records(original=original, synthetic=synthetic, control=control)
     if not secrets:
         raise PolicyError(
             "the inference attack needs a sensitive attribute: the policy names none; give "

@@ -25,7 +25,13 @@ import pandas as pd
 
 from privcheck.errors import PolicyError
 from privcheck.limits import ATTACKS
-from privcheck.risk.synthetic import MixedEncoding, known_columns, nearest, risk_figures
+from privcheck.risk.synthetic import (
+    MixedEncoding,
+    known_columns,
+    nearest,
+    require_records,
+    risk_figures,
+)
 
 
 def default_halves(columns: list[str]) -> list[list[str]]:
@@ -78,6 +84,7 @@ def linkability(
     Targets are ``min(n_attacks, rows)`` records drawn without replacement from each of the
     original and the control set: rates are per attack, so the two sets may differ in size.
     """
+    require_records(original=original, synthetic=synthetic, control=control)
     if n_attacks < 1 or n_neighbors < 1:
         raise PolicyError("n_attacks and n_neighbors must be at least 1")
     ATTACKS.check(n_attacks, "n_attacks asks for", "give a smaller n_attacks")

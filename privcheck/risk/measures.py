@@ -22,6 +22,7 @@ import pandas as pd
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.limits import as_bool, check_integers
+from privcheck.params import accepted_kinds, check_param_value
 from privcheck.risk.attribute_disclosure import rank_interval_disclosure, sd_interval_disclosure
 from privcheck.risk.linkage import dbrl
 from privcheck.risk.multivariate_transparency import (
@@ -80,9 +81,25 @@ class RiskMeasure:
             if isinstance(sig.parameters[key].default, bool):  # spelled true/false, not 'maybe'
                 params[key] = as_bool(params[key], where)
 
+    #: parameters the attack function checks itself, type and range, with a message that says
+    #: more than "must be a number" (the generic check leaves them to it)
+    checks_own: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def check_types(cls, params: dict[str, Any]) -> None:
+        """Each ``--param`` value of the type the attack function's hint names: 'nan' is no
+        threshold, 5 no list of columns, -1 no seed — one line naming the parameter, where the
+        function would otherwise fail on it with a traceback."""
+        for key, value in params.items():
+            if key in cls.checks_own:
+                continue
+            where = f"attack {cls.name} parameter {key}"
+            params[key] = check_param_value(where, key, value, accepted_kinds(cls.function(), key))
+
     @classmethod
     def assess(cls, inputs: AttackInputs, **params: Any) -> RiskOutcome:
         cls.check_params(params)
+        cls.check_types(params)
         return cls.run(inputs, **params)
 
     @classmethod
@@ -141,6 +158,7 @@ class PRL(_Linkage):
 class RankSwapTransparency(_Linkage):
     name = "rank-swap-transparency"
     summary = "transparency attack on rank swapping (params p, variant, coverage)"
+    checks_own: ClassVar[frozenset[str]] = frozenset({"variant", "coverage"})
 
     @classmethod
     def function(cls):

@@ -333,12 +333,13 @@ def membership_inference(
     A model path is read with skops's secure format; a pickle/joblib file only with
     ``trust_model_file=True``, since loading one runs its code (`privcheck.risk.model_file`).
     """
-    from privcheck.risk.synthetic import control_set, known_columns, same_columns
+    from privcheck.risk.synthetic import control_set, known_columns, require_records, same_columns
 
     if n_shadow < 1 or n_repeats < 2 or (max_eval is not None and max_eval < 10):
         raise PolicyError("n_shadow must be ≥ 1, n_repeats ≥ 2 and max_eval ≥ 10")
     if release is None:
         raise DataError("membership inference needs the release (--masked)")
+    require_records(original=original, **({"synthetic": release} if model is None else {}))
     if isinstance(model, str | Path):
         _sklearn()
         from privcheck.risk.model_file import load_model_file

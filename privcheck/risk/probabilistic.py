@@ -207,7 +207,13 @@ def _comparison_arrays(
             raise PolicyError(f"tolerance given for unknown attribute {sorted(unknown)[0]!r}")
         tol = np.array([float(tolerance.get(c, 0.0)) for c in names])
     else:
-        tol = np.broadcast_to(np.asarray(tolerance, dtype=float), (len(names),)).copy()
+        try:
+            tol = np.broadcast_to(np.asarray(tolerance, dtype=float), (len(names),)).copy()
+        except (TypeError, ValueError):  # a list of another length, or not numbers
+            raise PolicyError(
+                f"tolerance must be one number, one per attribute ({len(names)}: "
+                f"{', '.join(names)}), or a mapping attribute → number; got {tolerance!r}"
+            ) from None
     if np.any(tol < 0):
         raise PolicyError("tolerances must be non-negative")
     a = np.empty((len(fa), len(names)))

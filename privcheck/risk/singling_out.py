@@ -38,7 +38,7 @@ import pandas as pd
 
 from privcheck.errors import PolicyError
 from privcheck.limits import ATTACK_QUERIES, ATTACKS
-from privcheck.risk.synthetic import MixedEncoding, known_columns, risk_figures
+from privcheck.risk.synthetic import MixedEncoding, known_columns, require_records, risk_figures
 
 #: operator codes of a predicate's column condition
 EQ, NE, GT, LT, GE, LE = 0, 1, 2, 3, 4, 5
@@ -220,6 +220,7 @@ def singling_out(
     (predicates that single out a synthetic record, at most the requested number) and how the
     control count was brought to the members' size.
     """
+    require_records(original=original, synthetic=synthetic, control=control)
     if mode not in ("multivariate", "univariate"):
         raise PolicyError(f"mode must be 'multivariate' or 'univariate'; got {mode!r}")
     if n_attacks < 1 or max_attempts < 1:

@@ -156,6 +156,24 @@ def control_set(
     return members.reset_index(drop=True), control.reset_index(drop=True)
 
 
+def require_records(**tables: pd.DataFrame | None) -> None:
+    """Each named table (``original``, ``synthetic``, ``control`` …) holds at least one record:
+    an attack on an empty table measures nothing (its rates would be 0/0, its nearest
+    neighbours none), and a risk of 0 from it would read as safe."""
+    words = {
+        "original": "the original (--original)",
+        "synthetic": "the synthetic table (--masked)",
+        "control": "the control set (--control)",
+        "release": "the release (--masked)",
+    }
+    for key, table in tables.items():
+        if table is not None and len(table) == 0:
+            raise DataError(
+                f"{words.get(key, key)} has no records: there is nothing to attack; give the "
+                "file with its rows (a header alone is no table)"
+            )
+
+
 def same_columns(original: pd.DataFrame, release: pd.DataFrame, what: str) -> None:
     """The synthetic table must have the original's columns (no more, no fewer)."""
     missing = [c for c in original.columns if c not in release.columns]

@@ -241,9 +241,12 @@ def compare_releases(
 
     Which releases pass is the policy's verdict, so a draft policy (columns still marked
     ``review:``) is refused unless ``allow_draft``; the result then says ``draft: true``."""
+    from privcheck.nested import refuse_nested
     from privcheck.utility.risk import release_verdict, risk_threshold
 
     policy.require_decided(allow_draft=allow_draft)
+    for frame in (original, *(frame for _, frame in releases)):
+        refuse_nested(frame, policy)  # (a column the policy does not name is not measured)
 
     base = baseline(original, policy, target=target, test_share=test_share, seed=seed)
     entries = []
@@ -274,7 +277,11 @@ def categorized(frame: pd.DataFrame) -> pd.DataFrame:
     for name in frame.columns:
         column = frame[name]
         if not isinstance(column.dtype, pd.CategoricalDtype):
-            codes, uniques = pd.factorize(column, use_na_sentinel=True)
+            try:
+                codes, uniques = pd.factorize(column, use_na_sentinel=True)
+            except TypeError:  # nested cells (lists …) of a column the policy does not name
+                out[name] = column
+                continue
             column = pd.Categorical.from_codes(codes, categories=pd.Index(uniques))
         out[name] = column
     return pd.DataFrame(out, index=frame.index, columns=frame.columns)

@@ -249,3 +249,92 @@ def test_api_values_closer_than_float64_spacing_are_told_apart(algorithm):
         assert sorted(ids) == sorted(frame["id"].tolist())
     if algorithm == "mdav":  # consecutive triples: their exact means are the middle values
         assert sorted(set(ids)) == [BASE + 3 * (3 * g + 1) for g in range(10)]
+
+
+# ------------------------------------------------------- uint64 values above 2^63 (issue 30)
+
+UNSIGNED = [2**64 - 1, 2**63 + 1, 2**63, 2**64 - 2, 0, 1]
+
+
+def unsigned_files(tmp_path, hierarchy: dict | None) -> tuple:
+    """A Parquet table whose quasi-identifier ``id`` is uint64, half of it above 2^63 − 1,
+    and an insensitive uint64 column ``serial`` carried into the release as it is."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    n = 24
+    table = pa.table(
+        {
+            "id": pa.array([UNSIGNED[i % 6] for i in range(n)], pa.uint64()),
+            "sex": pa.array(["f", "m"] * (n // 2)),
+            "serial": pa.array([2**64 - 1 - i for i in range(n)], pa.uint64()),
+        }
+    )
+    data, pol = tmp_path / "data.parquet", tmp_path / "policy.yaml"
+    pq.write_table(table, data)
+    attrs = {
+        "id": {"role": "quasi_identifier", **({"hierarchy": hierarchy} if hierarchy else {})},
+        "sex": {"role": "quasi_identifier"},
+        "serial": {"role": "insensitive"},
+    }
+    policy = {"attributes": attrs, "models": [{"model": "k-anonymity", "k": 2}]}
+    policy["suppression_limit"] = 0.2
+    pol.write_text(yaml.safe_dump(policy))
+    return data, pol, table
+
+
+def released_ints(path, column: str) -> list[int]:
+    """A release's column as exact Python ints, from either format (never through float64)."""
+    import pyarrow.parquet as pq
+
+    if path.suffix == ".parquet":
+        return [int(v) for v in pq.read_table(path).column(column).to_pylist()]
+    return read_ints(path, column)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+@pytest.mark.parametrize("algorithm", ["mingen", "incognito", "local-suppression", "auto"])
+@pytest.mark.parametrize("hierarchy", [{"type": "intervals", "widths": [10, 20]}, None])
+def test_uint64_values_above_2_63_stay_exact_in_every_release(
+    tmp_path, suffix, algorithm, hierarchy
+):
+    """``anonymize -o r.parquet`` crashed on uint64 values above 2^63 (Arrow was handed Python
+    ints to type as int64). The release now holds them exactly — 2^64 − 1 and 2^63 + 1 as
+    written — in Parquet (a uint64 column) and CSV, and re-checks with its policy."""
+    data, pol, table = unsigned_files(tmp_path, hierarchy)
+    out = tmp_path / f"release{suffix}"
+    res = run_cli(
+        "anonymize", data, "-p", pol, "-o", out, "-a", algorithm, "--keep-order", "--seed", "1"
+    )
+    assert res.returncode == 0, res.stderr
+    assert released_ints(out, "serial") == table.column("serial").to_pylist()
+    if "id=0" in res.stdout:  # id released at its ground level: the values themselves
+        written = released_ints(out, "id") if algorithm != "local-suppression" else None
+        assert written in (None, table.column("id").to_pylist())
+    assert run_cli("check", out, "-p", pol).returncode == 0
+
+
+def test_uint64_ground_values_are_written_exactly_by_the_release_writer(tmp_path):
+    """The writer itself: a column of Python ints beyond int64 becomes uint64; one mixing
+    negative numbers with such ints is written as exact text; both read back unchanged."""
+    import pyarrow.parquet as pq
+
+    from privcheck.io import write_table
+
+    frame = pd.DataFrame(
+        {
+            "u": pd.Series([2**64 - 1, 2**63 + 1, None], dtype=object),
+            "mixed": pd.Series([-(2**63), 2**64 - 1, 7], dtype=object),
+            "plain": [1, 2, 3],
+        }
+    )
+    path = tmp_path / "r.parquet"
+    write_table(frame, path)
+    back = pq.read_table(path)
+    assert str(back.schema.field("u").type) == "uint64"
+    assert back.column("u").to_pylist() == [2**64 - 1, 2**63 + 1, None]
+    assert back.column("mixed").to_pylist() == [str(-(2**63)), str(2**64 - 1), "7"]
+    assert back.column("plain").to_pylist() == [1, 2, 3]
+    csv = tmp_path / "r.csv"
+    write_table(frame, csv)
+    assert read_ints(csv, "mixed") == [-(2**63), 2**64 - 1, 7]

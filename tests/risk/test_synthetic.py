@@ -124,6 +124,75 @@ def test_no_control_set_is_refused(adult_synthetic):
             )
 
 
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_an_empty_synthetic_table_is_refused_not_a_traceback(adult_synthetic, attack):
+    """A header-only synthetic table crashed membership inference (an IndexError), singling
+    out (``high <= 0``) and inference; linkability called it safe. Each refuses it now."""
+    empty = adult_synthetic["leak"].iloc[:0]
+    params = {"secret": "salary-class"} if attack == "inference" else {}
+    data = {**adult_synthetic, "empty": empty}
+    with pytest.raises(DataError, match=r"the synthetic table \(--masked\) has no records"):
+        _run(data, "empty", attack, **params)
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_an_empty_original_or_control_set_is_refused(adult_synthetic, attack):
+    params = {"secret": "salary-class"} if attack == "inference" else {}
+    members, control = adult_synthetic["members"], adult_synthetic["control"]
+    for original, ctl in ((members.iloc[:0], control), (members, control.iloc[:0])):
+        with pytest.raises(DataError, match=r"at least one record|no records"):
+            assess(
+                original, adult_synthetic["leak"], QIS, risk_registry()[attack], params,
+                seed=1, control=ctl,
+            )  # fmt: skip
+
+
+def test_the_library_functions_refuse_empty_tables_too(adult_synthetic):
+    from privcheck.risk.inference import inference
+    from privcheck.risk.linkability import linkability
+    from privcheck.risk.membership import membership_inference
+    from privcheck.risk.singling_out import singling_out
+
+    members, control = adult_synthetic["members"], adult_synthetic["control"]
+    empty = adult_synthetic["leak"].iloc[:0]
+    calls = [
+        lambda syn, ctl: singling_out(members, syn, ctl, attributes=QIS),
+        lambda syn, ctl: linkability(members, syn, ctl, attributes=QIS),
+        lambda syn, ctl: inference(members, syn, ctl, ["salary-class"], attributes=QIS),
+        lambda syn, ctl: membership_inference(members, syn, control=ctl, attributes=QIS),
+    ]
+    for call in calls:
+        with pytest.raises(DataError, match="synthetic table"):
+            call(empty, control)
+        with pytest.raises(DataError, match=r"no records|at least one record"):
+            call(adult_synthetic["leak"], control.iloc[:0])
+
+
+def test_the_cli_refuses_an_empty_synthetic_table_in_one_line(adult_synthetic, tmp_path, cli):
+    members, syn, ctl = tmp_path / "m.csv", tmp_path / "s.csv", tmp_path / "c.csv"
+    adult_synthetic["members"].to_csv(members, index=False)
+    adult_synthetic["leak"].iloc[:0].to_csv(syn, index=False)
+    adult_synthetic["control"].to_csv(ctl, index=False)
+    policy = tmp_path / "p.yaml"
+    policy.write_text(
+        yaml.safe_dump(
+            {
+                "attributes": {q: {"role": "quasi_identifier"} for q in QIS}
+                | {"salary-class": {"role": "sensitive"}},
+                "models": [{"model": "k-anonymity", "k": 2}],
+            }
+        )
+    )
+    for attack in ATTACKS:
+        res = cli(
+            "risk", "--original", members, "--masked", syn, "--control", ctl, "-p", policy,
+            "-a", attack, "--seed", "1",
+        )  # fmt: skip
+        lines = res.stderr.strip().splitlines()
+        assert res.returncode == 2 and len(lines) == 1, res.stderr
+        assert "synthetic table (--masked) has no records" in lines[0]
+
+
 def test_control_columns_must_match(adult_synthetic):
     with pytest.raises(DataError, match=r"control set's columns differ.*lacks \['occupation'\]"):
         control_set(
