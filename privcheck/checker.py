@@ -252,6 +252,10 @@ def repeated_people(frame: Any, policy: Policy) -> str | None:
         from privcheck.profiling.vocabulary import id_name
 
         names += [c for c in unnamed if id_name(str(c)) == "person"]
+    if names:  # a nested column (a list of visits) is no key: it is left alone
+        from privcheck.nested import nested_kind
+
+        names = [c for c in names if nested_kind(_column(frame, c)) is None]
     if not names:
         return None
     n = len(frame)
@@ -285,6 +289,11 @@ def repeated_people(frame: Any, policy: Policy) -> str | None:
             "column and name it with 'individual: COLUMN' so that classes count people"
         )
     return None
+
+
+def _column(frame: Any, name: str) -> Any:
+    """A column of an Arrow table (combined into one array) or a pandas DataFrame."""
+    return frame.column(name).combine_chunks() if is_arrow(frame) else frame[name]
 
 
 def _column_codes(frame: Any, name: str) -> tuple[np.ndarray, int, np.ndarray]:

@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from privcheck.classes import sorted_factorize
+from privcheck.errors import listing
 from privcheck.profiling import rules, vocabulary
 from privcheck.profiling.columns import ColumnData, column_data
 
@@ -183,9 +184,7 @@ def find_individual(
         return None
     _, c, constant, n_people, most = max(found, key=lambda f: f[0])
     n = table.num_rows
-    shown = ", ".join(constant[:4]) + (
-        f" and {len(constant) - 4} more" if len(constant) > 4 else ""
-    )
+    shown = listing(constant, 4)
     reason = (
         f"{n_people:,} values over {n:,} rows (1–{most} rows each) with {shown} the same on "
         "every row of each: one person per value, several records per person"
