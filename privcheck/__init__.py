@@ -50,9 +50,9 @@ def __dir__() -> list[str]:
 
 
 def explain(*args, **kwargs):
-    """What makes the records re-identifiable: ``privcheck.risk.explain.explain`` (imported on
-    first use — the risk package loads scipy and scikit-learn)."""
-    from privcheck.risk.explain import explain as _explain
+    """What makes the records re-identifiable: ``privcheck.risk.population.explain.explain``
+    (imported on first use — the risk package loads scipy and scikit-learn)."""
+    from privcheck.risk.population.explain import explain as _explain
 
     return _explain(*args, **kwargs)
 

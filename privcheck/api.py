@@ -250,7 +250,7 @@ def evaluate_synthetic(
     set gives, bounded by the policy's ``synthetic_risk.max_risk``.
 
     ``original`` holds the generator's training rows, ``control`` records of the same
-    population it never saw (`privcheck.risk.synthetic`). Without ``synthetic_risk`` in the
+    population it never saw (`privcheck.risk.synthetic.control`). Without ``synthetic_risk`` in the
     policy every entry passes and carries its value (``required`` null). ``params`` gives an
     attack's parameters by name (``{"linkability": {"n_attacks": 1000}}``); ``seed`` makes the
     run reproducible and is not written into the Verdict. A draft policy is refused unless

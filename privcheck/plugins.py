@@ -18,7 +18,7 @@ from privcheck.errors import PolicyError
 if TYPE_CHECKING:
     from privcheck.anonymizers.base import Anonymizer
     from privcheck.models.base import PrivacyModel
-    from privcheck.risk.measures import RiskMeasure
+    from privcheck.risk.base import RiskMeasure
 
 ENTRY_POINT_GROUP = "privcheck"
 AUTOLOAD_ENV = "PRIVCHECK_DISABLE_PLUGIN_AUTOLOAD"

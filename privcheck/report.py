@@ -488,8 +488,9 @@ class Exposure(BaseModel):
 
 
 class ProsecutorRisk(BaseModel):
-    """Prosecutor re-identification risk of a table's records (``privcheck.risk.prosecutor``):
-    a record's risk is 1 / the size of its equivalence class over the quasi-identifiers."""
+    """Prosecutor re-identification risk of a table's records
+    (``privcheck.risk.population.prosecutor``): a record's risk is 1 / the size of its
+    equivalence class over the quasi-identifiers."""
 
     highest: float = Field(description="The largest record risk (1 / the smallest class)")
     average: float = Field(description="The mean record risk")

@@ -27,7 +27,8 @@ from privcheck import __version__
 from privcheck.errors import DataError, PolicyError
 from privcheck.messages import shown_columns
 from privcheck.report import Section, SectionPlot, SectionTable, _fmt, draft_note
-from privcheck.risk.measures import AttackInputs, RiskMeasure, RiskOutcome
+from privcheck.risk.base import RiskMeasure
+from privcheck.risk.outcome import AttackInputs, RiskOutcome
 from privcheck.risk.results import RecordRiskSummary
 
 #: points of the sorted risk curve in the report (records by risk, highest first)

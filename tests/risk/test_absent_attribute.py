@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from privcheck.errors import DataError
-from privcheck.risk.absent_attribute import ddmbar
+from privcheck.risk.disclosure.absent_attribute import ddmbar
 
 pytest.importorskip("sklearn")
 

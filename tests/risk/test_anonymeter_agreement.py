@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from privcheck.risk.inference import inference
-from privcheck.risk.linkability import default_halves, linkability
-from privcheck.risk.singling_out import singling_out
+from privcheck.risk.synthetic.inference import inference
+from privcheck.risk.synthetic.linkability import default_halves, linkability
+from privcheck.risk.synthetic.singling_out import singling_out
 from tests.risk.anonymeter_peer import anonymeter_risks
 from tests.risk.synthetic_data import QIS
 

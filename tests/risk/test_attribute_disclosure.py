@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk.attribute_disclosure import (
+from privcheck.risk.disclosure.attribute import (
     average_interval_disclosure,
     categorical_disclosure,
     model_disclosure,

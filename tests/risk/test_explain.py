@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import privcheck
-from privcheck.risk.explain import explain
+from privcheck.risk.population.explain import explain
 
 
 def _frame(seed: int, n: int = 150) -> pd.DataFrame:

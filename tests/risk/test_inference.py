@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import PolicyError
-from privcheck.risk.inference import _correct, inference
+from privcheck.risk.synthetic.inference import _correct, inference
 
 
 def test_guess_rules():

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import DataError
-from privcheck.risk._inputs import numeric_matrix, paired_matrices
+from privcheck.risk.linkage.inputs import numeric_matrix, paired_matrices
 
 BIG = 2**60
 

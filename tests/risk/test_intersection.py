@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk.intersection import release_intersection
+from privcheck.risk.population.intersection import release_intersection
 
 SEX = {"m": "any", "f": "any", "x": "any"}
 POLICY = {

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk.learned import _Family, learned_distance
+from privcheck.risk.linkage.learned import _Family, learned_distance
 
 
 def _z(x):
@@ -129,7 +129,7 @@ def test_weighted_mean_optimum_matches_a_breakpoint_scan():
 def test_family_ordering_on_small_data():
     """Correlated attributes, correlated noise: the containments arithmetic ⊂ weighted mean ⊂
     bilinear ⊃ Mahalanobis show in the optimal counts, solved without the weighted-mean seed."""
-    from privcheck.risk.linkage import dbrl
+    from privcheck.risk.linkage.distance import dbrl
 
     rng = np.random.default_rng(2)
     n = 30

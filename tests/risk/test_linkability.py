@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import PolicyError
-from privcheck.risk.linkability import _linked, default_halves, linkability
+from privcheck.risk.synthetic.linkability import _linked, default_halves, linkability
 
 
 def test_default_halves_and_bad_columns():

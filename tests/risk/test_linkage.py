@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk.linkage import dbrl, nearest_links, one_to_one_links, univariate_rates
+from privcheck.risk.linkage.distance import dbrl, nearest_links, one_to_one_links, univariate_rates
 
 
 def _z(col: list[float]) -> list[float]:

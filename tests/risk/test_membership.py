@@ -12,7 +12,7 @@ import yaml
 from scipy import stats
 
 from privcheck.errors import PolicyError
-from privcheck.risk.membership import membership_inference
+from privcheck.risk.synthetic.membership import membership_inference
 
 pytest.importorskip("sklearn")
 
@@ -73,7 +73,7 @@ def test_a_model_needs_a_control_set(adult):
     with pytest.raises(PolicyError, match="--control PATH, or --param control_share=F"):
         membership_inference(adult, adult.iloc[:500], "salary-class", model=model)
     # control_share: the control set is the share of the original split_control holds out
-    from privcheck.risk.synthetic import split_control
+    from privcheck.risk.synthetic.control import split_control
 
     members, _ = split_control(adult, 0.5, 4)
     res = membership_inference(
@@ -117,7 +117,7 @@ def test_best_threshold_and_auc_against_brute_force():
     AUC is scikit-learn's."""
     from sklearn.metrics import roc_auc_score
 
-    from privcheck.risk.membership import best_threshold, cross_fitted, rank_auc
+    from privcheck.risk.synthetic.membership import best_threshold, cross_fitted, rank_auc
 
     rng = np.random.default_rng(8)
     for _ in range(20):
@@ -142,7 +142,7 @@ def test_true_label_probability():
     the model never saw gets 0."""
     from sklearn.tree import DecisionTreeClassifier
 
-    from privcheck.risk.membership import _attack_features
+    from privcheck.risk.synthetic.membership import _attack_features
 
     x = np.array([[0.0], [1.0], [2.0]])
     model = DecisionTreeClassifier().fit(x, np.array(["b", "a", "c"]))

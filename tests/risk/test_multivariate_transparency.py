@@ -20,11 +20,11 @@ import yaml
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking import mdav
 from privcheck.risk import dbrl, uniqueness_risk
-from privcheck.risk.multivariate_transparency import (
+from privcheck.risk.population.uniqueness import class_sizes_of
+from privcheck.risk.transparency.multivariate import (
     microaggregation_replay,
     multivariate_microaggregation_transparency,
 )
-from privcheck.risk.uniqueness import class_sizes_of
 from tests.conftest import DATA
 
 CASC = DATA / "casc"

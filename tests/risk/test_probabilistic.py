@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk.probabilistic import (
+from privcheck.risk.linkage.probabilistic import (
     agreement_pattern_counts,
     estimate_m_u,
     fellegi_sunter_thresholds,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from privcheck.risk.prosecutor import (
+from privcheck.risk.population.prosecutor import (
     DEFAULT_THRESHOLD,
     RISK_BINS,
     policy_k,

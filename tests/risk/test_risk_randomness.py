@@ -18,7 +18,7 @@ from privcheck.html_report import render_risk_html
 from privcheck.masking import mdav
 from privcheck.plugins import risk_registry
 from privcheck.risk.assess import assess, intruder_rows, render_risk_text
-from privcheck.risk.measures import RiskMeasure
+from privcheck.risk.base import RiskMeasure
 from privcheck.risk.outcome import AttackInputs, RiskOutcome
 from tests.risk.test_intersection import POLICY as INTERSECTION_POLICY
 from tests.risk.test_intersection import _release, _table

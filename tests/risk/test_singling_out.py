@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import PolicyError
-from privcheck.risk.singling_out import (
+from privcheck.risk.synthetic.singling_out import (
     EQ,
     GE,
     GT,

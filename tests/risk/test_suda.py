@@ -13,7 +13,7 @@ import pytest
 
 from privcheck.classes import group
 from privcheck.errors import PolicyError
-from privcheck.risk.suda import default_max_size, score_weights, suda2
+from privcheck.risk.population.suda import default_max_size, score_weights, suda2
 
 
 def run(frame: pd.DataFrame, max_size: int | None = None):

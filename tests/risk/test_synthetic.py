@@ -14,7 +14,7 @@ import yaml
 from privcheck.errors import DataError, PolicyError
 from privcheck.plugins import risk_registry
 from privcheck.risk.assess import assess, render_risk_text
-from privcheck.risk.synthetic import (
+from privcheck.risk.synthetic.control import (
     MixedEncoding,
     control_set,
     nearest,
@@ -148,10 +148,10 @@ def test_an_empty_original_or_control_set_is_refused(adult_synthetic, attack):
 
 
 def test_the_library_functions_refuse_empty_tables_too(adult_synthetic):
-    from privcheck.risk.inference import inference
-    from privcheck.risk.linkability import linkability
-    from privcheck.risk.membership import membership_inference
-    from privcheck.risk.singling_out import singling_out
+    from privcheck.risk.synthetic.inference import inference
+    from privcheck.risk.synthetic.linkability import linkability
+    from privcheck.risk.synthetic.membership import membership_inference
+    from privcheck.risk.synthetic.singling_out import singling_out
 
     members, control = adult_synthetic["members"], adult_synthetic["control"]
     empty = adult_synthetic["leak"].iloc[:0]

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk.transparency import (
+from privcheck.risk.transparency.univariate import (
     microaggregation_group_bounds,
     microaggregation_transparency,
     rank_interval,
@@ -104,7 +104,7 @@ def test_rank_swap_intersections_and_restricted_links_match_loops():
     assert res.certain_rate == pytest.approx(certain / n)
     assert res.figures["false_certain"] == 0
     # knowing the method never hurts the intruder here: at least as good as plain DBRL
-    from privcheck.risk.linkage import dbrl
+    from privcheck.risk.linkage.distance import dbrl
 
     assert res.reidentification_rate >= dbrl(x, xm, standardisation="masked").reidentification_rate
 
@@ -221,7 +221,7 @@ def _loop_candidates(x: np.ndarray, xm: np.ndarray, window: int) -> list[list[in
 def test_certain_intruder_against_a_variant_keeps_every_record(swapped_variants, variant):
     # The variants' law reaches every rank, so the certain intruder's B_j is the whole file and
     # the attack is plain DBRL (same standardisation, same tie-breaks) with no certain link.
-    from privcheck.risk.linkage import dbrl
+    from privcheck.risk.linkage.distance import dbrl
 
     x, masked = swapped_variants
     res = rank_swap_transparency(x, masked[variant], p=5, variant=variant)

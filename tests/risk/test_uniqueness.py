@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk.uniqueness import class_sizes_of, record_risks, uniqueness_risk
+from privcheck.risk.population.uniqueness import class_sizes_of, record_risks, uniqueness_risk
 
 # five classes of sizes 1, 1, 2, 3, 5 (n = 12); population sizes 1, 4, 2, 10, 20 (Σ = 37)
 F_SAMPLE = [1, 1, 2, 3, 5]

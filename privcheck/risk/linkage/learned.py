@@ -50,9 +50,9 @@ from scipy import sparse
 from scipy.optimize import Bounds, LinearConstraint, milp
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk._inputs import TableLike, paired_matrices, standardise_pair
-from privcheck.risk._links import resolve
-from privcheck.risk.linkage import squared_distances, univariate_rates
+from privcheck.risk.linkage.distance import squared_distances, univariate_rates
+from privcheck.risk.linkage.inputs import TableLike, paired_matrices, standardise_pair
+from privcheck.risk.linkage.links import resolve
 from privcheck.risk.results import LinkageResult, RecordRiskSummary
 
 Family = Literal["weighted_mean", "owa", "bilinear", "choquet"]

@@ -63,17 +63,17 @@ from typing import Any, Literal
 import numpy as np
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk._inputs import (
+from privcheck.risk.linkage.distance import DEFAULT_MEMORY, EXPANSION_RTOL, squared_distances
+from privcheck.risk.linkage.inputs import (
     TableLike,
     chunk_rows,
     paired_matrices,
     standardise_pair,
     true_index_for,
 )
-from privcheck.risk._links import Links, resolve
-from privcheck.risk.linkage import DEFAULT_MEMORY, EXPANSION_RTOL, squared_distances
+from privcheck.risk.linkage.links import Links, resolve
 from privcheck.risk.results import LinkageResult, RecordRiskSummary
-from privcheck.risk.transparency import candidate_figures
+from privcheck.risk.transparency.univariate import candidate_figures
 
 ATTACK = "microaggregation-multivariate-transparency"
 #: relative distance under which a replayed centroid is the released one

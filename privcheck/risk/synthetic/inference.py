@@ -24,7 +24,7 @@ import pandas as pd
 
 from privcheck.errors import PolicyError
 from privcheck.limits import ATTACKS
-from privcheck.risk.synthetic import (
+from privcheck.risk.synthetic.control import (
     MixedEncoding,
     _as_numbers,
     known_columns,

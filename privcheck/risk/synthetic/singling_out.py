@@ -38,7 +38,12 @@ import pandas as pd
 
 from privcheck.errors import PolicyError
 from privcheck.limits import ATTACK_QUERIES, ATTACKS
-from privcheck.risk.synthetic import MixedEncoding, known_columns, require_records, risk_figures
+from privcheck.risk.synthetic.control import (
+    MixedEncoding,
+    known_columns,
+    require_records,
+    risk_figures,
+)
 
 #: operator codes of a predicate's column condition
 EQ, NE, GT, LT, GE, LE = 0, 1, 2, 3, 4, 5

@@ -34,14 +34,14 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk._inputs import TableLike, exact_floats, numeric_columns
+from privcheck.risk.linkage.inputs import TableLike, exact_floats, numeric_columns
 from privcheck.risk.results import (
     CategoricalDisclosureResult,
     IntervalDisclosureResult,
     ModelDisclosureResult,
     RecordRiskSummary,
 )
-from privcheck.risk.transparency import rank_interval
+from privcheck.risk.transparency.univariate import rank_interval
 
 
 def _aligned_numeric(

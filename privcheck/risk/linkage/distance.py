@@ -33,14 +33,14 @@ from typing import Literal
 import numpy as np
 
 from privcheck.errors import DataError, PolicyError
-from privcheck.risk._inputs import (
+from privcheck.risk.linkage.inputs import (
     TableLike,
     chunk_rows,
     paired_matrices,
     standardise_pair,
     true_index_for,
 )
-from privcheck.risk._links import Links, resolve
+from privcheck.risk.linkage.links import Links, resolve
 from privcheck.risk.results import LinkageResult, RecordRiskSummary
 
 Metric = Literal["euclidean", "mahalanobis"]

@@ -4,9 +4,9 @@ how much each quasi-identifier contributes.
 Two views, both computed on the check's class table (no pass over the records beyond what the
 check did):
 
-- **minimal sample uniques** (``privcheck.risk.suda``): for every sample-unique record, the
-  smallest combinations of quasi-identifiers on which it is unique, with Elliot's SUDA score; the
-  combinations are ranked by how many records they single out;
+- **minimal sample uniques** (``privcheck.risk.population.suda``): for every sample-unique
+  record, the smallest combinations of quasi-identifiers on which it is unique, with Elliot's
+  SUDA score; the combinations are ranked by how many records they single out;
 - **each quasi-identifier's contribution**: the risk figures — sample uniques, prosecutor average
   risk #classes / n, records in classes smaller than the policy's k — with the quasi-identifier
   dropped, and with it generalized one level of its hierarchy. Dropping is the upper bound of what
@@ -37,7 +37,7 @@ from privcheck.report import (
     RecordExplanation,
     RiskFigures,
 )
-from privcheck.risk.suda import popcount, suda2
+from privcheck.risk.population.suda import popcount, suda2
 
 #: combinations and records listed (counts are always complete)
 TOP = 10

@@ -36,8 +36,8 @@ import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.limits import ITERATIONS
-from privcheck.risk._inputs import TableLike, exact_floats, numeric_column, true_index_for
-from privcheck.risk._links import Links
+from privcheck.risk.linkage.inputs import TableLike, exact_floats, numeric_column, true_index_for
+from privcheck.risk.linkage.links import Links
 from privcheck.risk.results import LinkageResult, RecordRiskSummary
 
 MAX_ATTRIBUTES = 20

@@ -4,7 +4,7 @@ The question a released artefact raises that a table of records does not: *was A
 used to build it?* Knowing that is itself a disclosure (a model trained on a clinic's patients).
 Members are the records the artefact was built from; non-members a **control set** of records
 from the same population it never saw (``control=``, or ``control_share=`` held out with
-`privcheck.risk.synthetic.split_control` before generating). Without one there is nothing to
+`privcheck.risk.split_control` before generating). Without one there is nothing to
 compare the members with, and the attack refuses to run.
 
 **A synthetic table** (``release`` = the synthetic table, members = ``original``, the
@@ -12,7 +12,7 @@ generator's training rows). The attacker holds the synthetic table and, through 
 the population's distribution:
 
 - *distance to the closest synthetic record* (DCR, the headline): a record is called a member
-  when its mixed distance (`privcheck.risk.synthetic`, on ``attributes``) to the nearest
+  when its mixed distance (`privcheck.risk.synthetic.control`, on ``attributes``) to the nearest
   synthetic record is at most a threshold. A generator that copies or barely perturbs its
   training rows leaves members closer than controls;
 - *model confidence* (with ``target``): a model fitted on the synthetic table, scored by the
@@ -25,30 +25,13 @@ threshold is one estimate of the ``advantage`` (its AUC one of ``auc``). The fol
 disjoint, so for a release drawn independently of the members each fold's estimate has mean 0
 and the Student-t interval ``advantage_ci`` over the folds contains 0 but for chance.
 
-**A released model** (``model=``; members = ``release``, its training rows). The shadow-model
-attack (Torra's algorithm ``mia``, after Shokri, Stronati, Song & Shmatikov 2017):
-
-1. the *target* model: the released scikit-learn estimator;
-2. *shadow* models: clones of the target's learner, each trained on its own disjoint sample of
-   control records, so the attacker knows which records were "in" each shadow model and which
-   were held "out";
-3. the *attack* classifier learns "in" vs "out" from the shadow models' outputs on their own in
-   and out records: the sorted ``predict_proba`` vector (label-free confidence) plus the
-   probability given to the record's true label (what distinguishes an overfitted model's
-   members from its non-members when both get confident, pure-leaf probabilities);
-4. it is evaluated on the target model's outputs for an equal number of members and non-members
-   (control records never used by any shadow model).
-
-Steps 2–4 repeat over ``n_repeats`` random splits; ``advantage`` is the mean over repeats of
-TPR − FPR at the attack's 0.5 threshold, which on the balanced evaluation set equals
-2·(accuracy − 0.5); ``advantage_ci`` is the Student-t 95 % interval of that mean. The cheap
-baseline of Yeom et al. (2018) is reported beside it: a record is called a member when the
-target model's log-loss on it is below the model's average training loss.
+**A released model** (``model=``; members = ``release``, its training rows): the
+shadow-model attack and the loss-threshold baseline of
+`privcheck.risk.disclosure.model_membership`, against the same control set.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,28 +39,16 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.risk.disclosure.model_membership import (
+    attack_features,
+    check_proba,
+    require_sklearn,
+    shadow_attack,
+    t_interval,
+)
 
 #: the target models the attack trains on a synthetic table (``target_model=…``)
 TARGET_MODELS = ("forest", "tree", "logistic")
-
-
-def _sklearn():
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        raise PolicyError(
-            "membership inference needs scikit-learn, which is not installed: "
-            "pip install 'privcheck[risk]' (or pip install scikit-learn)"
-        ) from None
-
-
-def _check_proba(model: Any) -> None:
-    if not hasattr(model, "predict_proba"):
-        raise PolicyError(
-            f"the model ({type(model).__name__}) has no predict_proba; membership inference "
-            "needs a fitted classifier with predict_proba (class probabilities), e.g. "
-            "SVC(probability=True) instead of SVC()"
-        )
 
 
 def _learner(name: str, seed: int) -> Any:
@@ -96,16 +67,6 @@ def _learner(name: str, seed: int) -> Any:
     raise PolicyError(f"target_model must be one of {', '.join(TARGET_MODELS)}; got {name!r}")
 
 
-@dataclass
-class _Data:
-    """Members and non-members as model inputs with their labels."""
-
-    x_in: Any
-    y_in: np.ndarray
-    x_out: Any
-    y_out: np.ndarray
-
-
 def _encode(frames: list[pd.DataFrame], features: list[str]) -> list[np.ndarray]:
     """One-hot encode the features of several frames together, so their columns agree."""
     both = pd.concat([f[features] for f in frames], ignore_index=True)
@@ -119,38 +80,6 @@ def _encode(frames: list[pd.DataFrame], features: list[str]) -> list[np.ndarray]
         out.append(arr[start : start + len(f)])
         start += len(f)
     return out
-
-
-def _attack_features(model: Any, x: Any, y: np.ndarray) -> np.ndarray:
-    """Sorted probability vector (highest first) and the probability of the true label."""
-    proba = np.asarray(model.predict_proba(x), dtype=np.float64)
-    classes = np.asarray(model.classes_).astype(str)
-    order = np.argsort(classes)
-    labels = y.astype(str)
-    at = np.minimum(np.searchsorted(classes[order], labels), len(classes) - 1)
-    known = classes[order][at] == labels  # a label the model never saw has probability 0
-    p_true = np.where(known, proba[np.arange(len(y)), order[at]], 0.0)
-    return np.column_stack([-np.sort(-proba, axis=1), p_true])
-
-
-def _take(x: Any, rows: np.ndarray) -> Any:
-    return x.iloc[rows] if isinstance(x, pd.DataFrame) else x[rows]
-
-
-def _auc(scores: np.ndarray, truth: np.ndarray) -> float:
-    from sklearn.metrics import roc_auc_score
-
-    return float(roc_auc_score(truth, scores))
-
-
-def _interval(values: list[float]) -> list[float]:
-    from scipy import stats
-
-    v = np.asarray(values, dtype=np.float64)
-    if len(v) < 2:
-        return [float(v.mean()), float(v.mean())]
-    half = stats.t.ppf(0.975, len(v) - 1) * v.std(ddof=1) / np.sqrt(len(v))
-    return [float(v.mean() - half), float(v.mean() + half)]
 
 
 def rank_auc(member: np.ndarray, control: np.ndarray) -> float:
@@ -206,7 +135,7 @@ def cross_fitted(
     advantage = float(np.mean(adv))
     # the wider of the Student-t interval over the folds (few folds: its width varies a lot)
     # and the binomial one of the pooled rates (1.96 standard errors of the folds' mean)
-    t_low, _t_high = _interval(adv)
+    t_low, _t_high = t_interval(adv)
     half = max(advantage - t_low, 1.959963984540054 * float(np.sqrt(np.sum(var))) / n_folds)
     return {
         "advantage": advantage,
@@ -250,7 +179,7 @@ def _synthetic_attack(
     rng: np.random.Generator,
     random_state: int,
 ) -> dict[str, Any]:
-    from privcheck.risk.synthetic import MixedEncoding, nearest
+    from privcheck.risk.synthetic.control import MixedEncoding, nearest
 
     enc = MixedEncoding.of(
         [synthetic[attributes], members[attributes], control[attributes]], attributes
@@ -269,7 +198,7 @@ def _synthetic_attack(
     )
     confidence = None
     if target is not None:
-        _sklearn()
+        require_sklearn()
         from sklearn.base import clone
 
         for frame, label in ((members, "original"), (synthetic, "synthetic table")):
@@ -280,8 +209,8 @@ def _synthetic_attack(
         tmodel = clone(_learner(target_model, random_state)).fit(
             x_syn, synthetic[target].astype(str).to_numpy()
         )
-        p_m = _attack_features(tmodel, x_mem, members[target].astype(str).to_numpy())[:, -1]
-        p_c = _attack_features(tmodel, x_ctl, control[target].astype(str).to_numpy())[:, -1]
+        p_m = attack_features(tmodel, x_mem, members[target].astype(str).to_numpy())[:, -1]
+        p_c = attack_features(tmodel, x_ctl, control[target].astype(str).to_numpy())[:, -1]
         confidence = cross_fitted(p_m, p_c, n_repeats, rng, max_eval)
         confidence["target_model"] = target_model
         confidence.pop("advantage_per_repeat")
@@ -326,14 +255,19 @@ def membership_inference(
     model-confidence attack. With ``model`` (a fitted estimator or a path to one): ``release``
     is its training data (the members) and ``target`` the label it predicts; the shadow-model
     attack and the loss-threshold baseline. Non-members are ``control``, or with
-    ``control_share`` the share of ``original`` that `privcheck.risk.synthetic.split_control`
+    ``control_share`` the share of ``original`` that `privcheck.risk.split_control`
     holds out with seed ``random_state``. Returns ``advantage``, ``advantage_ci``, ``auc``,
     ``n_members``, ``n_controls``, … (see the module docstring).
 
     A model path is read with skops's secure format; a pickle/joblib file only with
     ``trust_model_file=True``, since loading one runs its code (`privcheck.risk.model_file`).
     """
-    from privcheck.risk.synthetic import control_set, known_columns, require_records, same_columns
+    from privcheck.risk.synthetic.control import (
+        control_set,
+        known_columns,
+        require_records,
+        same_columns,
+    )
 
     if n_shadow < 1 or n_repeats < 2 or (max_eval is not None and max_eval < 10):
         raise PolicyError("n_shadow must be ≥ 1, n_repeats ≥ 2 and max_eval ≥ 10")
@@ -341,7 +275,7 @@ def membership_inference(
         raise DataError("membership inference needs the release (--masked)")
     require_records(original=original, **({"synthetic": release} if model is None else {}))
     if isinstance(model, str | Path):
-        _sklearn()
+        require_sklearn()
         from privcheck.risk.model_file import load_model_file
 
         model = load_model_file(model, trust=trust_model_file)
@@ -365,8 +299,8 @@ def membership_inference(
             rng,
             random_state,
         )
-    _sklearn()
-    _check_proba(model)
+    require_sklearn()
+    check_proba(model)
     if target is None:
         raise PolicyError("membership inference on a model needs the label it predicts: target=")
     members, control = control_set(
@@ -378,7 +312,7 @@ def membership_inference(
         split_from=original,
         what="a model",
     )
-    return _shadow_attack(
+    return shadow_attack(
         members,
         control,
         target,
@@ -390,106 +324,3 @@ def membership_inference(
         rng,
         random_state,
     )
-
-
-def _shadow_attack(
-    release: pd.DataFrame,
-    pool: pd.DataFrame,
-    target: str,
-    model: Any,
-    features: list[str] | None,
-    n_shadow: int,
-    n_repeats: int,
-    max_eval: int,
-    rng: np.random.Generator,
-    random_state: int,
-) -> dict[str, Any]:
-    """Shokri et al.'s attack on a released model: members ``release``, non-members ``pool``."""
-    from sklearn.base import clone
-    from sklearn.ensemble import RandomForestClassifier
-
-    for frame, label in ((pool, "control set"), (release, "release")):
-        if target not in frame.columns:
-            raise DataError(
-                f"the {label} has no target column {target!r}; --param target=COLUMN "
-                "names the label the model predicts"
-            )
-    feats = [str(c) for c in (features or [c for c in release.columns if c != target])]
-    missing = [c for c in feats if c not in pool.columns or c not in release.columns]
-    if missing:
-        raise DataError(f"feature {missing[0]!r} is missing from the control set or the release")
-    release = release[[*feats, target]].reset_index(drop=True)
-    pool = pool[[*feats, target]].reset_index(drop=True)
-    m = min(max_eval, len(release), len(pool) // 3)
-    if m < 10:
-        raise DataError(
-            f"the control set has {len(pool)} records; membership inference on a model needs "
-            "at least 3 × 10 for non-members and shadow models"
-        )
-    y_rel = release[target].astype(str).to_numpy()
-    y_pool = pool[target].astype(str).to_numpy()
-    x_rel, x_pool = release[feats], pool[feats]
-    learner = model
-    tmodel = model
-    _check_proba(tmodel)
-    s = max(5, min(len(release), (len(pool) - m) // (2 * n_shadow)))
-    adv, acc, auc = [], [], []
-    l_adv, l_auc = [], []
-    train_loss = -np.log(np.clip(_attack_features(tmodel, x_rel, y_rel)[:, -1], 1e-12, 1))
-    threshold = float(train_loss.mean())
-    for r in range(n_repeats):
-        perm = rng.permutation(len(pool))
-        eval_out, shadow_pool = perm[:m], perm[m:]
-        eval_in = rng.choice(len(release), size=m, replace=False)
-        feats_a, labels_a = [], []
-        for k in range(n_shadow):
-            chunk = shadow_pool[2 * s * k : 2 * s * (k + 1)]
-            if len(chunk) < 4:
-                break
-            half = len(chunk) // 2
-            s_in, s_out = chunk[:half], chunk[half : 2 * half]
-            shadow = clone(learner)
-            if hasattr(shadow, "random_state"):
-                shadow.set_params(random_state=random_state + 1000 * r + k)
-            shadow.fit(_take(x_pool, s_in), y_pool[s_in])
-            feats_a += [
-                _attack_features(shadow, _take(x_pool, s_in), y_pool[s_in]),
-                _attack_features(shadow, _take(x_pool, s_out), y_pool[s_out]),
-            ]
-            labels_a += [np.ones(len(s_in)), np.zeros(len(s_out))]
-        attack = RandomForestClassifier(
-            n_estimators=50, min_samples_leaf=5, random_state=random_state + r, n_jobs=1
-        ).fit(np.vstack(feats_a), np.concatenate(labels_a))
-        f_in = _attack_features(tmodel, _take(x_rel, eval_in), y_rel[eval_in])
-        f_out = _attack_features(tmodel, _take(x_pool, eval_out), y_pool[eval_out])
-        truth = np.concatenate([np.ones(m), np.zeros(m)])
-        score = attack.predict_proba(np.vstack([f_in, f_out]))[:, 1]
-        guess = score > 0.5
-        tpr, fpr = guess[:m].mean(), guess[m:].mean()
-        adv.append(float(tpr - fpr))
-        acc.append(float((guess == truth).mean()))
-        auc.append(_auc(score, truth))
-        loss = -np.log(np.clip(np.concatenate([f_in[:, -1], f_out[:, -1]]), 1e-12, 1))
-        called = loss <= threshold
-        l_adv.append(float(called[:m].mean() - called[m:].mean()))
-        l_auc.append(_auc(-loss, truth))
-    return {
-        "advantage": float(np.mean(adv)),
-        "advantage_ci": _interval(adv),
-        "auc": float(np.mean(auc)),
-        "accuracy": float(np.mean(acc)),
-        "loss_threshold": {
-            "advantage": float(np.mean(l_adv)),
-            "advantage_ci": _interval(l_adv),
-            "auc": float(np.mean(l_auc)),
-            "threshold": threshold,
-        },
-        "target_model": type(tmodel).__name__,
-        "n_members": len(release),
-        "n_controls": len(pool),
-        "n_eval_per_side": m,
-        "n_shadow": n_shadow,
-        "shadow_size": s,
-        "n_repeats": n_repeats,
-        "advantage_per_repeat": adv,
-    }

@@ -9,7 +9,7 @@ that half's columns; when both halves pick the same synthetic record (with ``n_n
 when their ``n_neighbors`` nearest share one), the two halves are linked. Run on ``n_attacks``
 random members and as many random controls; a random bridge is the baseline.
 
-Nearest neighbours use the mixed distance of `privcheck.risk.synthetic` through scipy's
+Nearest neighbours use the mixed distance of `privcheck.risk.synthetic.control` through scipy's
 ``cdist``, with **ties broken uniformly at random**. Adult's records tie often; an argsort's
 first tied record (Anonymeter's choice) makes both halves pick the lowest-numbered of their
 tied records, which coincide far more often than chance and link records the table does not
@@ -25,7 +25,7 @@ import pandas as pd
 
 from privcheck.errors import PolicyError
 from privcheck.limits import ATTACKS
-from privcheck.risk.synthetic import (
+from privcheck.risk.synthetic.control import (
     MixedEncoding,
     known_columns,
     nearest,

@@ -41,15 +41,15 @@ import numpy as np
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking.rank_swapping import check_coverage, check_variant, intruder_window
-from privcheck.risk._inputs import (
+from privcheck.risk.linkage.distance import DEFAULT_MEMORY, EXPANSION_RTOL, squared_distances
+from privcheck.risk.linkage.inputs import (
     TableLike,
     chunk_rows,
     paired_matrices,
     standardise_pair,
     true_index_for,
 )
-from privcheck.risk._links import Links, resolve
-from privcheck.risk.linkage import DEFAULT_MEMORY, EXPANSION_RTOL, squared_distances
+from privcheck.risk.linkage.links import Links, resolve
 from privcheck.risk.results import LinkageResult, RecordRiskSummary
 
 #: displacements the intruder replays to find a variant's window (see `variant_window`)

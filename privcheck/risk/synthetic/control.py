@@ -122,13 +122,13 @@ def control_set(
             raise PolicyError(
                 f"membership and disclosure attacks on {what} need a control set of records "
                 "from the same population that the generator never saw: --control PATH, or "
-                "--param control_share=F with the --seed of privcheck.risk.synthetic."
+                "--param control_share=F with the --seed of privcheck.risk.synthetic.control."
                 "split_control if that share was held out before generating"
             )
         if not seed_given:
             raise PolicyError(
                 "control_share=F splits the original with a seed: give the --seed N (Python: "
-                "seed=N) that privcheck.risk.synthetic.split_control held the share out with"
+                "seed=N) that privcheck.risk.split_control held the share out with"
             )
         table = members if split_from is None else split_from
         kept, control = split_control(table, control_share, seed)
