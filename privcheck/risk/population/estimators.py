@@ -25,7 +25,7 @@ independent computation: ARX's SNB multiplies E[c_2] by (1 − d)^(α + 2) where
 divides by it, and its Shlosser sum adds (1 − π)^i c_i (1 + π)^i − 1 per size where Haas et al.
 have (1 − π)^i c_i ((1 + π)^i − 1); here both follow the derivations. On the test samples ARX's
 SNB finds no solution (it reports 0) where these equations fit; Zayatz equals ARX's to rounding,
-Pitman to ARX's solver accuracy (``tests/risk/test_population_estimators.py``).
+Pitman to ARX's solver accuracy (``tests/risk/population/test_estimators.py``).
 
 Dankar's rule here falls back to Zayatz when Pitman fails (ARX's ``getFractionOfUniqueTuplesDankar``
 does too; ARX's ``PopulationUniqueness`` criterion disables the fallback and then fails the table).

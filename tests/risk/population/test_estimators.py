@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from privcheck.risk import population_estimators as pe
+from privcheck.risk.population import estimators as pe
 
 
 def _sample(seed: int, fraction: float):
@@ -168,7 +168,7 @@ def test_against_arx(name):
     below both in some set-ups, above both in another), only a sanity check of these fits."""
     from pathlib import Path
 
-    sizes = np.loadtxt(Path(__file__).parent.parent / "data" / "population" / name, dtype=int)
+    sizes = np.loadtxt(Path(__file__).parents[2] / "data" / "population" / name, dtype=int)
     N = 60_000
     arx = ARX[name]
     assert pe.zayatz(sizes, N) / N == pytest.approx(arx["zayatz"], rel=1e-12)

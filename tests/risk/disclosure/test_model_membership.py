@@ -17,7 +17,7 @@ from privcheck.risk.synthetic.membership import membership_inference
 pytest.importorskip("sklearn")
 
 #: the Adult extract the package embeds for its demo (ARX's version of the UCI data)
-ADULT = Path(__file__).resolve().parents[2] / "privcheck" / "data" / "adult" / "adult.csv"
+ADULT = Path(__file__).resolve().parents[3] / "privcheck" / "data" / "adult" / "adult.csv"
 
 
 def _adult() -> pd.DataFrame:
@@ -112,37 +112,12 @@ def test_regularised_model_on_a_large_sample_includes_zero():
     assert again["advantage_per_repeat"] == res["advantage_per_repeat"]
 
 
-def test_best_threshold_and_auc_against_brute_force():
-    """The cross-fitting's threshold maximises TPR − FPR over every cut (brute force), and its
-    AUC is scikit-learn's."""
-    from sklearn.metrics import roc_auc_score
-
-    from privcheck.risk.synthetic.membership import best_threshold, cross_fitted, rank_auc
-
-    rng = np.random.default_rng(8)
-    for _ in range(20):
-        member = rng.integers(0, 6, rng.integers(5, 40)).astype(float)
-        control = rng.integers(0, 6, rng.integers(5, 40)).astype(float)
-        t = best_threshold(member, control)
-        cuts = np.unique(np.concatenate([member, control, [np.inf]]))
-        gains = [(member >= c).mean() - (control >= c).mean() for c in cuts]
-        best = max(max(gains), 0.0)
-        got = (member >= t).mean() - (control >= t).mean()
-        assert got == pytest.approx(best)
-        truth = np.r_[np.ones(len(member)), np.zeros(len(control))]
-        assert rank_auc(member, control) == pytest.approx(
-            roc_auc_score(truth, np.r_[member, control])
-        )
-    res = cross_fitted(np.arange(100.0), np.arange(100.0) - 1000, 5, rng)  # separable
-    assert res["advantage"] == 1.0 and res["auc"] == 1.0 and res["accuracy"] == 1.0
-
-
 def test_true_label_probability():
     """The attack feature 'probability of the true label' picks the label's column, and a label
     the model never saw gets 0."""
     from sklearn.tree import DecisionTreeClassifier
 
-    from privcheck.risk.synthetic.membership import _attack_features
+    from privcheck.risk.disclosure.model_membership import attack_features as _attack_features
 
     x = np.array([[0.0], [1.0], [2.0]])
     model = DecisionTreeClassifier().fit(x, np.array(["b", "a", "c"]))

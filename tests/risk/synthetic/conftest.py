@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tests.risk.synthetic_data import adult_split
+from tests.risk.synthetic.synthetic_data import adult_split
 
 
 @pytest.fixture(scope="session")

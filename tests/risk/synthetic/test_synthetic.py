@@ -23,7 +23,7 @@ from privcheck.risk.synthetic.control import (
     split_control,
     success_rate,
 )
-from tests.risk.synthetic_data import QIS
+from tests.risk.synthetic.synthetic_data import QIS
 
 ATTACKS = ("membership-inference", "singling-out", "linkability", "inference")
 

@@ -9,8 +9,8 @@ import pytest
 from privcheck.risk.synthetic.inference import inference
 from privcheck.risk.synthetic.linkability import default_halves, linkability
 from privcheck.risk.synthetic.singling_out import singling_out
-from tests.risk.anonymeter_peer import anonymeter_risks
-from tests.risk.synthetic_data import QIS
+from tests.risk.synthetic.anonymeter_peer import anonymeter_risks
+from tests.risk.synthetic.synthetic_data import QIS
 
 pytest.importorskip("anonymeter")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-ADULT = Path(__file__).resolve().parents[2] / "privcheck" / "data" / "adult" / "adult.csv"
+ADULT = Path(__file__).resolve().parents[3] / "privcheck" / "data" / "adult" / "adult.csv"
 #: members, controls and synthetic rows of the Adult scenario
 N = 2000
 QIS = [

@@ -18,7 +18,7 @@ from privcheck.risk.transparency.univariate import (
 )
 
 # copies of shared/data/examples kept in the repository, so a clean clone tests on its own
-EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "examples"
 
 
 @pytest.fixture
