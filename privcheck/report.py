@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr, model_validator
 
-from privcheck import __version__
+from privcheck.version import __version__
 
 
 def draft_note(open_reviews: list[str]) -> str:

@@ -37,7 +37,7 @@ from privcheck.profiling import rules, vocabulary
 from privcheck.profiling.columns import ColumnData, column_data
 
 if TYPE_CHECKING:
-    from privcheck.profiling.draft import ColumnProfile
+    from privcheck.profiling.profile import ColumnProfile
 
 #: at least this many people (distinct key values) …
 MIN_PEOPLE = 20

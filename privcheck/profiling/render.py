@@ -5,7 +5,7 @@ say."""
 from __future__ import annotations
 
 from privcheck.errors import listing
-from privcheck.profiling.draft import Profile
+from privcheck.profiling.profile import Profile
 from privcheck.profiling.rules import pct
 
 _ROLE = {
