@@ -21,12 +21,18 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, Field
 
+from privcheck.version import __version__
 from privcheck.checker import check
 from privcheck.errors import PolicyError
 from privcheck.policy import Policy, Role, load_policy, parse_policy
-from privcheck.profiling.tags import DEFAULT_TAG_ROLES, REVIEW, normalise_tag, roles_of, tag_role
+from privcheck.profiling.tags import (
+    DEFAULT_TAG_ROLES,
+    REVIEW,
+    normalise_tag,
+    roles_of,
+    tag_role,
+)
 from privcheck.report import Report, mark_draft, requirement
-from privcheck.version import __version__
 
 VERDICT_SCHEMA_VERSION = "1"
 
@@ -226,7 +232,7 @@ def evaluate_synthetic(
     set gives, bounded by the policy's ``synthetic_risk.max_risk``.
 
     ``original`` holds the generator's training rows, ``control`` records of the same
-    population it never saw (`privcheck.risk.synthetic.control`). Without ``synthetic_risk`` in the
+    population it never saw (`privcheck.risk.synthetic`). Without ``synthetic_risk`` in the
     policy every entry passes and carries its value (``required`` null). ``params`` gives an
     attack's parameters by name (``{"linkability": {"n_attacks": 1000}}``); ``seed`` makes the
     run reproducible and is not written into the Verdict. A draft policy is refused unless

@@ -1,9 +1,6 @@
-"""What ``privcheck init`` learns of a table: each column's profile and the table's.
-
-Plain data (the keys of ``privcheck init --format json``), apart from the drafting in
-``privcheck.profiling.draft`` that fills it, so that the person-key search
-(``privcheck.profiling.individual``) and the text rendering (``privcheck.profiling.render``)
-read it without importing the drafting.
+"""The profile of a table, column by column, and the figures of its draft: what
+``privcheck init --format json`` prints and what the draft's steps fill in (``draft``,
+``individual``, ``age_like``, ``postcodes``).
 """
 
 from __future__ import annotations

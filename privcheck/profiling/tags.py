@@ -1,7 +1,7 @@
 """Roles from a data catalog's tags: the catalog wins, the profile only flags a disagreement.
 
 A catalog (OpenMetadata, DataHub …) exports column → tags; the tags that name a role are those
-``privcheck.api.policy_from_tags`` reads (``DEFAULT_TAG_ROLES``: ``PII:Identifier``,
+``privcheck.api.policy_from_tags`` reads (``DEFAULT_TAG_ROLES`` here: ``PII:Identifier``,
 ``PII:Quasi-Identifier``, ``PII:Sensitive``, ``PII:Insensitive``, and OpenMetadata's
 ``PII.Sensitive`` (identifier), ``PII.NonSensitive`` (quasi-identifier), ``PII.None``
 (insensitive), ``PersonalData.SpecialCategory`` (sensitive) and ``PersonalData.Personal``
@@ -52,8 +52,7 @@ _CLASSIFICATIONS = ("pii.", "personaldata.")
 
 
 def normalise_tag(tag: str) -> str:
-    """A tag as the mappings compare it: trimmed, a DataHub ``urn:li:tag:`` prefix stripped,
-    case-folded."""
+    """A tag as compared: stripped, a DataHub ``urn:li:tag:`` prefix removed, case-folded."""
     tag = tag.strip()
     tag = tag.removeprefix("urn:li:tag:")
     return tag.casefold()
