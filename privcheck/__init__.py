@@ -4,11 +4,10 @@
 >>> report = privcheck.check(frame, "policy.yaml")   # doctest: +SKIP
 """
 
-__version__ = "0.1.0"
-
 from typing import TYPE_CHECKING, Any
 
 from privcheck.errors import DataError, PolicyError, PrivcheckError
+from privcheck.version import __version__
 
 if TYPE_CHECKING:
     from privcheck.anonymizers.api import anonymize

@@ -21,6 +21,7 @@ from typing import Annotated
 import typer
 
 from privcheck.errors import PrivcheckError
+from privcheck.report_format import format_choice
 
 app = typer.Typer(
     name="privcheck",
@@ -32,13 +33,6 @@ app = typer.Typer(
     # syntax and traceback modules and pygments — ~0.2 s, half the budget of `--help`
     rich_markup_mode=None,
 )
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-    html = "html"
-    github = "github"
 
 
 class Engine(StrEnum):
@@ -106,7 +100,7 @@ def version_text() -> str:
     try:
         return version("privcheck")
     except PackageNotFoundError:
-        from privcheck import __version__
+        from privcheck.version import __version__
 
         return __version__
 
@@ -237,23 +231,6 @@ def guard(
     guard_outputs(outputs, sources, directories=directories)
 
 
-def render(report, fmt: Format, source: str | None = None) -> str:
-    """The check report in ``fmt``: renderers sit above the report data and import it."""
-    if fmt is Format.json:
-        return report.to_json() + "\n"
-    if fmt is Format.html:
-        from privcheck.html_report import render_html
-
-        return render_html(report)
-    if fmt is Format.github:
-        from privcheck.hook import github_annotations
-
-        return github_annotations(report, source)
-    from privcheck.text_report import render_text
-
-    return render_text(report)
-
-
 @app.command()
 @reads_data
 def check(
@@ -265,9 +242,14 @@ def check(
         Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
     ] = ...,  # type: ignore[assignment]
     fmt: Annotated[
-        Format | None,
+        str | None,
         typer.Option(
-            "--format", "-f", help="Report format (default: --output's extension, else text)"
+            "--format",
+            "-f",
+            parser=format_choice("check"),
+            metavar="<format>",
+            help="Report format: text, json, html, github or a plugin's (privcheck plugins) "
+            "(default: --output's extension, else text)",
         ),
     ] = None,
     output: Annotated[
@@ -330,10 +312,11 @@ def check(
     encoding: Encoding = "utf-8",
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
+    from privcheck.output_formats import draws_details, render
     from privcheck.report_format import output_format, report_file_format
 
-    fmt = Format(output_format(output, fmt.value if fmt is not None else None))
-    report_fmt = None if report_file is None else Format(report_file_format(report_file))
+    fmt = output_format(output, fmt, "check", "check")
+    report_fmt = None if report_file is None else report_file_format(report_file, "check")
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
     guard({"--output": output, "--report": report_file}, [data, graph, linked_with], policy)
@@ -364,14 +347,14 @@ def check(
             policy,
             max_violators=max_violators,
             max_groups=max_groups,
-            details=Format.html in (fmt, report_fmt),
+            details=draws_details(fmt) or draws_details(report_fmt),
             allow_empty=allow_empty,
             explain=explain,
             explain_max_size=explain_max_size,
             allow_draft=allow_draft,
         )
         report.source = source = str(data)
-    on_stdout = fmt is Format.text and (output is None or str(output) == "-")
+    on_stdout = fmt == "text" and (output is None or str(output) == "-")
     if report.notes and not on_stdout:  # (a text report on the terminal prints them)
         from privcheck.progress import is_quiet
 
@@ -379,16 +362,16 @@ def check(
             for note in report.notes:
                 typer.echo(f"note: {note}", err=True)
     if report_file is None:
-        emit(render(report, fmt, source), output)
+        emit(render(report, fmt, "check", source=source), output)
     else:
         from privcheck.io import all_or_nothing, write_text_atomic
 
         assert report_fmt is not None
-        written = render(report, report_fmt, source)
+        written = render(report, report_fmt, "check", source=source)
         # what is printed does not change with --report: the plot data an HTML report file
         # needed stays out of a JSON printed beside it
-        shown = report if fmt is Format.html else _without_details(report)
-        text = render(shown, fmt, source)
+        shown = report if draws_details(fmt) else _without_details(report)
+        text = render(shown, fmt, "check", source=source)
         with all_or_nothing():  # the report file and --output: both or neither
             write_text_atomic(report_file, written)
             if output is not None and str(output) != "-":
@@ -497,13 +480,14 @@ def anonymize(
     it (rank swapping, noise, …) wrote a release that fails it, 2 on bad input.
     """
     from privcheck.io import all_or_nothing, write_text_atomic
+    from privcheck.output_formats import render
     from privcheck.params import parse_params
     from privcheck.progress import is_quiet
     from privcheck.report_format import report_file_format
 
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
-    report_fmt = None if report is None else report_file_format(report)
+    report_fmt = None if report is None else report_file_format(report, "anonymization")
     guard(
         {"--output": output, "--report": report},
         [data, graph, previous],
@@ -526,7 +510,7 @@ def anonymize(
                 allow_draft=allow_draft,
             )  # fmt: skip
         if report is not None:
-            write_text_atomic(report, render_anonymization(result, report_fmt, text))
+            write_text_atomic(report, render(result, report_fmt, "anonymization"))
     typer.echo(text, nl=not text.endswith("\n"))
     if not is_quiet():
         typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
@@ -629,22 +613,6 @@ def _note_dropped(removed: list[str], policy: Path) -> None:
         )
 
 
-def render_anonymization(result, fmt: str | None, text: str) -> str:
-    """The anonymization report (a table's or a graph's) in the report file's format."""
-    if fmt == "json":
-        return result.to_json() + "\n"
-    if fmt == "html":
-        from privcheck.html_report import render_anonymization_html
-
-        return render_anonymization_html(result)
-    return text
-
-
-class CompareFormat(StrEnum):
-    text = "text"
-    json = "json"
-
-
 @app.command()
 @reads_data
 def compare(
@@ -699,15 +667,13 @@ def compare(
     the release with the least loss among those that pass."""
     from privcheck.errors import PolicyError
     from privcheck.io import read_table
+    from privcheck.output_formats import render
     from privcheck.policy import load_policy
     from privcheck.report_format import output_format
     from privcheck.utility.compare import compare_releases
-    from privcheck.utility.table import render_json, render_text
 
     guard({"--output": output}, [original, *releases], policy)
-    chosen = output_format(output, fmt)
-    if chosen not in {f.value for f in CompareFormat}:
-        raise PolicyError(f"privcheck compare writes text or json, not {chosen}")
+    chosen = output_format(output, fmt, "compare", "compare")
     if test_share is not None and not 0.0 < test_share < 1.0:
         raise PolicyError(f"--test-share must lie strictly between 0 and 1; got {test_share}")
     if seed is not None and seed < 0:
@@ -726,17 +692,7 @@ def compare(
         seed=seed,
         allow_draft=allow_draft,
     )
-    if chosen == "json":
-        text = render_json(result)
-    else:
-        text = render_text(result, wide=wide, n_records=len(data))
-    emit(text, output)
-
-
-class RiskFormat(StrEnum):
-    text = "text"
-    json = "json"
-    html = "html"
+    emit(render(result, chosen, "compare", wide=wide, n_records=len(data)), output)
 
 
 @app.command()
@@ -778,9 +734,14 @@ def risk(
         ),
     ] = None,
     fmt: Annotated[
-        RiskFormat | None,
+        str | None,
         typer.Option(
-            "--format", "-f", help="Report format (default: --output's extension, else text)"
+            "--format",
+            "-f",
+            parser=format_choice("risk"),
+            metavar="<format>",
+            help="Report format: text, json, html or a plugin's (privcheck plugins) (default: "
+            "--output's extension, else text)",
         ),
     ] = None,
     output: Annotated[
@@ -822,14 +783,14 @@ def risk(
     how much a synthetic table adds to what a control set gives (exit 1 above the policy's
     synthetic_risk.max_risk)."""
     from privcheck.errors import PolicyError
-    from privcheck.html_report import render_risk_html
     from privcheck.io import read_table
+    from privcheck.output_formats import render
     from privcheck.params import parse_params
     from privcheck.plugins import risk_registry
     from privcheck.policy import load_policy
     from privcheck.report import mark_draft
     from privcheck.report_format import output_format
-    from privcheck.risk.assess import assess, render_risk_text
+    from privcheck.risk.assess import assess
 
     params = parse_params(param)
     # every file risk reads: the intruder's rows, a model file, any other parameter naming one
@@ -840,10 +801,7 @@ def risk(
         [original, *masked, *([control] if control is not None else []), *files],
         policy,
     )
-    chosen = output_format(output, fmt.value if fmt is not None else None)
-    if chosen not in {f.value for f in RiskFormat}:
-        raise PolicyError(f"privcheck risk writes text, json or html, not {chosen}")
-    fmt = RiskFormat(chosen)
+    fmt = output_format(output, fmt, "risk", "risk")
     registry = risk_registry()
     measure = registry.get(attack)
     if measure is None:
@@ -873,13 +831,7 @@ def risk(
         control_name=str(control) if control is not None else None,
     )
     mark_draft(report, pol)
-    if fmt is RiskFormat.json:
-        text = report.to_json() + "\n"
-    elif fmt is RiskFormat.html:
-        text = render_risk_html(report)
-    else:
-        text = render_risk_text(report)
-    emit(text, output)
+    emit(render(report, fmt, "risk", source=str(masked[0])), output)
     if report.passed is False:
         raise typer.Exit(1)
 
@@ -902,7 +854,16 @@ def apply(
     output: Annotated[
         Path, typer.Option("--output", "-o", help="Where to write the release")
     ] = ...,  # type: ignore[assignment]
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format")] = Format.text,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            parser=format_choice("check"),
+            metavar="<format>",
+            help="Report format: text, json, html, github or a plugin's (privcheck plugins)",
+        ),
+    ] = "text",
     engine: Annotated[Engine, typer.Option(help="Where the batch is read and generalized")] = (
         Engine.pandas
     ),
@@ -931,6 +892,7 @@ def apply(
     and a note says so."""
     from privcheck.anonymizers import apply as run_apply
     from privcheck.engines.output import write_release
+    from privcheck.output_formats import render
 
     guard(
         {"--output": output},
@@ -960,7 +922,7 @@ def apply(
     for note in notes if not is_quiet() else []:  # the transformation narrowed the policy
         typer.echo(f"note: {note}", err=True)
     if release is None:
-        typer.echo(render(report, fmt, str(data)), nl=False)
+        typer.echo(render(report, fmt, "check", source=str(data)), nl=False)
         typer.echo(
             f"the transformation no longer satisfies the policy on {data}; nothing written "
             "(choose a new one with privcheck anonymize)",
@@ -968,7 +930,7 @@ def apply(
         )
         raise typer.Exit(1)
     write_release(release, output)
-    typer.echo(render(report, fmt, f"release of {data}"), nl=False)
+    typer.echo(render(report, fmt, "check", source=f"release of {data}"), nl=False)
     typer.echo(f"wrote {output}", err=True)
 
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr, model_validator
 
-from privcheck import __version__
+from privcheck.version import __version__
 
 
 def draft_note(open_reviews: list[str]) -> str:
@@ -408,6 +408,10 @@ class Report(BaseModel):
                 f"of {self.suppression_limit_records} record(s)"
             )
         return out
+
+
+#: the comparisons ``requirement`` returns, as a reader writes them (≥ 5, ≤ 0.2)
+SIGNS: dict[str, str] = {">=": "≥", "<=": "≤", "<": "<"}
 
 
 def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
