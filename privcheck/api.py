@@ -21,7 +21,6 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from privcheck.version import __version__
 from privcheck.checker import check
 from privcheck.errors import PolicyError
 from privcheck.policy import Policy, Role, load_policy, parse_policy
@@ -33,6 +32,7 @@ from privcheck.profiling.tags import (
     tag_role,
 )
 from privcheck.report import Report, mark_draft, requirement
+from privcheck.version import __version__
 
 VERDICT_SCHEMA_VERSION = "1"
 

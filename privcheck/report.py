@@ -410,6 +410,10 @@ class Report(BaseModel):
         return out
 
 
+#: the comparisons ``requirement`` returns, as a reader writes them (≥ 5, ≤ 0.2)
+SIGNS: dict[str, str] = {">=": "≥", "<=": "≤", "<": "<"}
+
+
 def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
     """What a built-in model requires of its ``value``: (bound, comparison), e.g. (5, ">=").
 

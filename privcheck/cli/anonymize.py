@@ -92,13 +92,14 @@ def anonymize(
     it (rank swapping, noise, …) wrote a release that fails it, 2 on bad input.
     """
     from privcheck.io import all_or_nothing, write_text_atomic
+    from privcheck.output_formats import render
     from privcheck.params import parse_params
     from privcheck.progress import is_quiet
     from privcheck.report_format import report_file_format
 
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
-    report_fmt = None if report is None else report_file_format(report)
+    report_fmt = None if report is None else report_file_format(report, "anonymization")
     guard(
         {"--output": output, "--report": report},
         [data, graph, previous],
@@ -121,7 +122,7 @@ def anonymize(
                 allow_draft=allow_draft,
             )  # fmt: skip
         if report is not None:
-            write_text_atomic(report, render_anonymization(result, report_fmt, text))
+            write_text_atomic(report, render(result, report_fmt, "anonymization"))
     typer.echo(text, nl=not text.endswith("\n"))
     if not is_quiet():
         typer.echo(f"wrote {output}" + (f" and {report}" if report else ""), err=True)
@@ -204,14 +205,3 @@ def _note_dropped(removed: list[str], policy: Path) -> None:
             f"{', '.join(unnamed)} (to keep one, list it in the policy with role: insensitive)",
             err=True,
         )
-
-
-def render_anonymization(result, fmt: str | None, text: str) -> str:
-    """The anonymization report (a table's or a graph's) in the report file's format."""
-    if fmt == "json":
-        return result.to_json() + "\n"
-    if fmt == "html":
-        from privcheck.html_report import render_anonymization_html
-
-        return render_anonymization_html(result)
-    return text

@@ -13,12 +13,12 @@ from privcheck.cli.options import (
     AllowDraft,
     Encoding,
     Engine,
-    Format,
     SparkMaster,
     reads_data,
     refuse_draft,
 )
-from privcheck.cli.outputs import guard, render, require_release_path
+from privcheck.cli.outputs import guard, require_release_path
+from privcheck.report_format import format_choice
 
 
 @reads_data
@@ -38,7 +38,16 @@ def apply(
     output: Annotated[
         Path, typer.Option("--output", "-o", help="Where to write the release")
     ] = ...,  # type: ignore[assignment]
-    fmt: Annotated[Format, typer.Option("--format", "-f", help="Report format")] = Format.text,
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            parser=format_choice("check"),
+            metavar="<format>",
+            help="Report format: text, json, html, github or a plugin's (privcheck plugins)",
+        ),
+    ] = "text",
     engine: Annotated[Engine, typer.Option(help="Where the batch is read and generalized")] = (
         Engine.pandas
     ),
@@ -67,6 +76,7 @@ def apply(
     and a note says so."""
     from privcheck.anonymizers import apply as run_apply
     from privcheck.engines.output import write_release
+    from privcheck.output_formats import render
 
     guard(
         {"--output": output},
@@ -96,7 +106,7 @@ def apply(
     for note in notes if not is_quiet() else []:  # the transformation narrowed the policy
         typer.echo(f"note: {note}", err=True)
     if release is None:
-        typer.echo(render(report, fmt, str(data)), nl=False)
+        typer.echo(render(report, fmt, "check", source=str(data)), nl=False)
         typer.echo(
             f"the transformation no longer satisfies the policy on {data}; nothing written "
             "(choose a new one with privcheck anonymize)",
@@ -104,5 +114,5 @@ def apply(
         )
         raise typer.Exit(1)
     write_release(release, output)
-    typer.echo(render(report, fmt, f"release of {data}"), nl=False)
+    typer.echo(render(report, fmt, "check", source=f"release of {data}"), nl=False)
     typer.echo(f"wrote {output}", err=True)

@@ -12,13 +12,13 @@ from privcheck.cli.options import (
     AllowDraft,
     Encoding,
     Engine,
-    Format,
     MaxGroups,
     SparkMaster,
     reads_data,
     refuse_draft,
 )
-from privcheck.cli.outputs import emit, guard, render
+from privcheck.cli.outputs import emit, guard
+from privcheck.report_format import format_choice
 
 
 @reads_data
@@ -31,9 +31,14 @@ def check(
         Path, typer.Option("--policy", "-p", help="Policy file (YAML or JSON)")
     ] = ...,  # type: ignore[assignment]
     fmt: Annotated[
-        Format | None,
+        str | None,
         typer.Option(
-            "--format", "-f", help="Report format (default: --output's extension, else text)"
+            "--format",
+            "-f",
+            parser=format_choice("check"),
+            metavar="<format>",
+            help="Report format: text, json, html, github or a plugin's (privcheck plugins) "
+            "(default: --output's extension, else text)",
         ),
     ] = None,
     output: Annotated[
@@ -96,10 +101,11 @@ def check(
     encoding: Encoding = "utf-8",
 ) -> None:
     """Check DATA against a policy: exit 0 if every model holds, 1 if not, 2 on bad input."""
+    from privcheck.output_formats import draws_details, render
     from privcheck.report_format import output_format, report_file_format
 
-    fmt = Format(output_format(output, fmt.value if fmt is not None else None))
-    report_fmt = None if report_file is None else Format(report_file_format(report_file))
+    fmt = output_format(output, fmt, "check", "check")
+    report_fmt = None if report_file is None else report_file_format(report_file, "check")
     if (data is None) == (graph is None):
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
     guard({"--output": output, "--report": report_file}, [data, graph, linked_with], policy)
@@ -130,14 +136,14 @@ def check(
             policy,
             max_violators=max_violators,
             max_groups=max_groups,
-            details=Format.html in (fmt, report_fmt),
+            details=draws_details(fmt) or draws_details(report_fmt),
             allow_empty=allow_empty,
             explain=explain,
             explain_max_size=explain_max_size,
             allow_draft=allow_draft,
         )
         report.source = source = str(data)
-    on_stdout = fmt is Format.text and (output is None or str(output) == "-")
+    on_stdout = fmt == "text" and (output is None or str(output) == "-")
     if report.notes and not on_stdout:  # (a text report on the terminal prints them)
         from privcheck.progress import is_quiet
 
@@ -145,16 +151,16 @@ def check(
             for note in report.notes:
                 typer.echo(f"note: {note}", err=True)
     if report_file is None:
-        emit(render(report, fmt, source), output)
+        emit(render(report, fmt, "check", source=source), output)
     else:
         from privcheck.io import all_or_nothing, write_text_atomic
 
         assert report_fmt is not None
-        written = render(report, report_fmt, source)
+        written = render(report, report_fmt, "check", source=source)
         # what is printed does not change with --report: the plot data an HTML report file
         # needed stays out of a JSON printed beside it
-        shown = report if fmt is Format.html else _without_details(report)
-        text = render(shown, fmt, source)
+        shown = report if draws_details(fmt) else _without_details(report)
+        text = render(shown, fmt, "check", source=source)
         with all_or_nothing():  # the report file and --output: both or neither
             write_text_atomic(report_file, written)
             if output is not None and str(output) != "-":

@@ -3,7 +3,6 @@ the one to publish."""
 
 from __future__ import annotations
 
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -11,11 +10,6 @@ import typer
 
 from privcheck.cli.options import SEED_MAX, AllowDraft, Encoding, reads_data
 from privcheck.cli.outputs import emit, guard
-
-
-class CompareFormat(StrEnum):
-    text = "text"
-    json = "json"
 
 
 @reads_data
@@ -71,15 +65,13 @@ def compare(
     the release with the least loss among those that pass."""
     from privcheck.errors import PolicyError
     from privcheck.io import read_table
+    from privcheck.output_formats import render
     from privcheck.policy import load_policy
     from privcheck.report_format import output_format
     from privcheck.utility.compare import compare_releases
-    from privcheck.utility.table import render_json, render_text
 
     guard({"--output": output}, [original, *releases], policy)
-    chosen = output_format(output, fmt)
-    if chosen not in {f.value for f in CompareFormat}:
-        raise PolicyError(f"privcheck compare writes text or json, not {chosen}")
+    chosen = output_format(output, fmt, "compare", "compare")
     if test_share is not None and not 0.0 < test_share < 1.0:
         raise PolicyError(f"--test-share must lie strictly between 0 and 1; got {test_share}")
     if seed is not None and seed < 0:
@@ -98,8 +90,4 @@ def compare(
         seed=seed,
         allow_draft=allow_draft,
     )
-    if chosen == "json":
-        text = render_json(result)
-    else:
-        text = render_text(result, wide=wide, n_records=len(data))
-    emit(text, output)
+    emit(render(result, chosen, "compare", wide=wide, n_records=len(data)), output)

@@ -22,7 +22,7 @@ def version_text() -> str:
     try:
         return version("privcheck")
     except PackageNotFoundError:
-        from privcheck import __version__
+        from privcheck.version import __version__
 
         return __version__
 

@@ -1,9 +1,10 @@
 """The options several commands share, and what applying them means.
 
-``Format`` and ``Engine`` are the choices of ``--format`` and ``--engine``; ``SparkMaster``,
-``MaxGroups``, ``AllowDraft`` and ``Encoding`` are whole options a command declares by its
-type; ``SEED_MAX`` bounds every ``--seed``. ``reads_data`` applies ``--encoding`` to every
-file a command reads and ``refuse_draft`` applies ``--allow-draft`` before any data is read.
+``Engine`` is the choice of ``--engine`` (``--format``'s choices are the output-format
+plugins'); ``SparkMaster``, ``MaxGroups``, ``AllowDraft`` and ``Encoding`` are whole options
+a command declares by its type; ``SEED_MAX`` bounds every ``--seed``. ``reads_data`` applies
+``--encoding`` to every file a command reads and ``refuse_draft`` applies ``--allow-draft``
+before any data is read.
 """
 
 from __future__ import annotations
@@ -14,13 +15,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-
-
-class Format(StrEnum):
-    text = "text"
-    json = "json"
-    html = "html"
-    github = "github"
 
 
 class Engine(StrEnum):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from privcheck.cli.options import Engine, Format
+from privcheck.cli.options import Engine
 
 
 def emit(text: str, output: Path | None) -> None:
@@ -62,20 +62,3 @@ def require_release_path(output: Path, engine: Engine) -> None:
             f"--output {output}: privcheck writes and reads back releases as .csv, .tsv or "
             f".parquet, not {output.suffix or 'a file without extension'}; rename it"
         )
-
-
-def render(report, fmt: Format, source: str | None = None) -> str:
-    """The check report in ``fmt``: renderers sit above the report data and import it."""
-    if fmt is Format.json:
-        return report.to_json() + "\n"
-    if fmt is Format.html:
-        from privcheck.html_report import render_html
-
-        return render_html(report)
-    if fmt is Format.github:
-        from privcheck.hook import github_annotations
-
-        return github_annotations(report, source)
-    from privcheck.text_report import render_text
-
-    return render_text(report)

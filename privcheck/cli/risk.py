@@ -4,7 +4,6 @@ what a synthetic table adds to a control set."""
 from __future__ import annotations
 
 import os
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -12,12 +11,7 @@ import typer
 
 from privcheck.cli.options import SEED_MAX, AllowDraft, Encoding, reads_data
 from privcheck.cli.outputs import emit, guard
-
-
-class RiskFormat(StrEnum):
-    text = "text"
-    json = "json"
-    html = "html"
+from privcheck.report_format import format_choice
 
 
 @reads_data
@@ -58,9 +52,14 @@ def risk(
         ),
     ] = None,
     fmt: Annotated[
-        RiskFormat | None,
+        str | None,
         typer.Option(
-            "--format", "-f", help="Report format (default: --output's extension, else text)"
+            "--format",
+            "-f",
+            parser=format_choice("risk"),
+            metavar="<format>",
+            help="Report format: text, json, html or a plugin's (privcheck plugins) (default: "
+            "--output's extension, else text)",
         ),
     ] = None,
     output: Annotated[
@@ -102,14 +101,14 @@ def risk(
     how much a synthetic table adds to what a control set gives (exit 1 above the policy's
     synthetic_risk.max_risk)."""
     from privcheck.errors import PolicyError
-    from privcheck.html_report import render_risk_html
     from privcheck.io import read_table
+    from privcheck.output_formats import render
     from privcheck.params import parse_params
     from privcheck.plugins import risk_registry
     from privcheck.policy import load_policy
     from privcheck.report import mark_draft
     from privcheck.report_format import output_format
-    from privcheck.risk.assess import assess, render_risk_text
+    from privcheck.risk.assess import assess
 
     params = parse_params(param)
     # every file risk reads: the intruder's rows, a model file, any other parameter naming one
@@ -120,10 +119,7 @@ def risk(
         [original, *masked, *([control] if control is not None else []), *files],
         policy,
     )
-    chosen = output_format(output, fmt.value if fmt is not None else None)
-    if chosen not in {f.value for f in RiskFormat}:
-        raise PolicyError(f"privcheck risk writes text, json or html, not {chosen}")
-    fmt = RiskFormat(chosen)
+    fmt = output_format(output, fmt, "risk", "risk")
     registry = risk_registry()
     measure = registry.get(attack)
     if measure is None:
@@ -153,12 +149,6 @@ def risk(
         control_name=str(control) if control is not None else None,
     )
     mark_draft(report, pol)
-    if fmt is RiskFormat.json:
-        text = report.to_json() + "\n"
-    elif fmt is RiskFormat.html:
-        text = render_risk_html(report)
-    else:
-        text = render_risk_text(report)
-    emit(text, output)
+    emit(render(report, fmt, "risk", source=str(masked[0])), output)
     if report.passed is False:
         raise typer.Exit(1)
