@@ -41,3 +41,10 @@ def privcheck_output_formats() -> list[type]:
     plugin contributes: each names itself (``--format NAME``), the kinds of report it renders
     (check, anonymization, risk, compare), the file extensions that ask for it, and renders a
     report — plain data — to text (datasette's ``register_output_renderer``)."""
+
+
+@hookspec
+def privcheck_catalogs() -> list[type]:
+    """Return the catalog back-ends (subclasses of ``privcheck.catalogs.base.Catalog``) this
+    plugin contributes: each names itself (``--catalog NAME``), reads a dataset's columns and
+    their tags, and writes a Verdict back where the data's owners look."""

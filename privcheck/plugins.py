@@ -17,6 +17,7 @@ from privcheck.errors import PolicyError
 
 if TYPE_CHECKING:
     from privcheck.anonymizers.base import Anonymizer
+    from privcheck.catalogs.base import Catalog
     from privcheck.models.base import PrivacyModel
     from privcheck.output_formats import OutputFormat
     from privcheck.risk.base import RiskMeasure
@@ -56,8 +57,14 @@ BUILTIN_ANONYMIZERS: tuple[str, ...] = (
 )
 BUILTIN_RISK_MEASURES: tuple[str, ...] = ("privcheck.risk.measures",)
 BUILTIN_OUTPUT_FORMATS: tuple[str, ...] = ("privcheck.output_formats",)
+#: catalog back-ends (each imports its SDK only when used)
+BUILTIN_CATALOGS: tuple[str, ...] = ()
 BUILTIN_PLUGINS: tuple[str, ...] = (
-    BUILTIN_MODELS + BUILTIN_ANONYMIZERS + BUILTIN_RISK_MEASURES + BUILTIN_OUTPUT_FORMATS
+    BUILTIN_MODELS
+    + BUILTIN_ANONYMIZERS
+    + BUILTIN_RISK_MEASURES
+    + BUILTIN_OUTPUT_FORMATS
+    + BUILTIN_CATALOGS
 )
 
 
@@ -86,7 +93,13 @@ def _register(pm: pluggy.PluginManager, names: tuple[str, ...]) -> None:
 def builtins(*groups: tuple[str, ...]) -> pluggy.PluginManager:
     """The plugin manager with the given groups of built-in plugins registered (all by default)."""
     pm = get_plugin_manager()
-    for names in groups or (BUILTIN_ANONYMIZERS, BUILTIN_RISK_MEASURES, BUILTIN_OUTPUT_FORMATS):
+    all_groups = (
+        BUILTIN_ANONYMIZERS,
+        BUILTIN_RISK_MEASURES,
+        BUILTIN_OUTPUT_FORMATS,
+        BUILTIN_CATALOGS,
+    )
+    for names in groups or all_groups:
         _register(pm, names)
     return pm
 
@@ -110,6 +123,7 @@ def _forget_registries() -> None:
     anonymizer_registry.cache_clear()
     risk_registry.cache_clear()
     output_format_registry.cache_clear()
+    catalog_registry.cache_clear()
 
 
 def _collect(results: list[list[type]], what: str) -> dict[str, type]:
@@ -151,6 +165,12 @@ def output_format_registry() -> dict[str, type[OutputFormat]]:
     ]
     others = [name for name in registry if name not in declared]  # (sorted by name)
     return {name: registry[name] for name in [*declared, *others]}
+
+
+@cache
+def catalog_registry() -> dict[str, type[Catalog]]:
+    """Catalog back-end name (``--catalog``) → back-end class, over all registered plugins."""
+    return _collect(builtins(BUILTIN_CATALOGS).hook.privcheck_catalogs(), "catalog")
 
 
 def plugin_rows() -> list[dict[str, str]]:
