@@ -1,0 +1,611 @@
+"""The ``iceberg`` catalog back-end and the publication gate (``privcheck publish``).
+
+Lakehouse teams validate a batch before readers see it by write–audit–publish: the batch is
+written to a branch, validated there, and main is moved to it only if it passes. privcheck is
+that validation, with the policy as the only authority:
+
+1. **Check before anything is written.** The batch, and the table as main would show it after
+   publication (main's rows + the batch), are checked in memory. Both must pass: main's
+   readers see the union, and anyone who can time-travel sees the batch alone as the
+   difference of two snapshots. A failing batch is never written: no data file, manifest or
+   snapshot of it is ever created, so no rejected value can linger in a file, a column
+   statistic or a metadata file. Only the verdict is recorded, in the table's properties.
+2. **Write.** A passing batch is appended to a private audit branch that starts at main's head,
+   with the verdict in the snapshot summary (the snapshot is what main will point to).
+3. **Audit.** The branch is read back from its Parquet files and checked again: what is
+   published is what was written, not what was meant to be written.
+4. **Publish.** main is moved to the audited snapshot only if main's head is still an ancestor
+   of it (pyiceberg has no fast-forward: moving main past a concurrent writer's commit would
+   silently drop it). The move asserts main's head in the same commit (the catalog's
+   compare-and-swap), so a writer that slips in between is caught too. Otherwise the gate
+   refuses (``PublishConflict``, exit 2: nothing was published, run again).
+
+When the audit fails or publication is refused, the staged batch is removed for real: the
+branch and the snapshot leave the table metadata, its data files, manifests and manifest list
+are deleted, and every metadata file written since the staging (they list the snapshot in their
+history) is rewritten without it — or deleted when it was never the table's state.
+
+The verdict (the ``privcheck.api.Verdict`` JSON) is kept in the table properties
+``privcheck.passed``, ``privcheck.policy-digest`` and ``privcheck.verdict`` (the latest gate
+run) and in the published snapshot's summary (the verdict of the data it holds).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from privcheck import hookspecs
+from privcheck.catalogs.base import Catalog, CatalogDataset, missing_extra
+from privcheck.errors import DataError
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+    from privcheck.api import Verdict
+    from privcheck.policy import Policy
+
+#: where the embedded catalog lives when nothing is configured: ``$PRIVCHECK_HOME`` or this
+HOME_ENV = "PRIVCHECK_HOME"
+DEFAULT_HOME = "~/.privcheck"
+#: a REST catalog's bearer token (``--catalog-uri https://…``)
+TOKEN_ENV = "PRIVCHECK_ICEBERG_TOKEN"
+
+PASSED = "privcheck.passed"
+DIGEST = "privcheck.policy-digest"
+VERDICT = "privcheck.verdict"
+MAIN = "main"
+AUDIT_PREFIX = "privcheck-audit-"
+
+#: NS.TABLE, nested namespaces allowed (a.b.table); parts as SQL and REST catalogs accept them
+_TABLE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_-]*(\.[A-Za-z0-9_][A-Za-z0-9_-]*)+$")
+_METADATA_FILE = re.compile(r"^(\d+)-[^/]*\.metadata\.json$")
+
+
+class PublishConflict(DataError):
+    """main moved while the batch was audited: nothing was published (run again)."""
+
+
+def home() -> Path:
+    """privcheck's own folder for embedded back-ends: ``$PRIVCHECK_HOME`` or ``~/.privcheck``."""
+    return Path(os.environ.get(HOME_ENV) or DEFAULT_HOME).expanduser()
+
+
+def default_catalog_uri() -> str:
+    return f"sqlite:///{home() / 'iceberg' / 'catalog.db'}"
+
+
+def default_warehouse() -> Path:
+    return home() / "iceberg" / "warehouse"
+
+
+def parse_table_name(name: str) -> tuple[str, ...]:
+    """``NS.TABLE`` → the catalog's identifier; a malformed name is refused before any I/O."""
+    if not _TABLE_NAME.match(name):
+        raise DataError(
+            f"bad table name {name!r}: give NAMESPACE.TABLE (letters, digits, _ and -; "
+            "e.g. --table census.adult)"
+        )
+    return tuple(name.split("."))
+
+
+def open_catalog(catalog_uri: str | None = None, warehouse: str | Path | None = None) -> Any:
+    """The pyiceberg catalog: a SQL catalog (SQLite file by default, any SQLAlchemy URL) or a
+    REST catalog for an ``http(s)://`` URI (Polaris, Unity, Glue, Nessie …; the token from
+    ``PRIVCHECK_ICEBERG_TOKEN``). Unreachable → ``DataError``, one line."""
+    try:
+        import pyiceberg  # noqa: F401
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise missing_extra("pyiceberg", "iceberg") from None
+    embedded = catalog_uri is None
+    if embedded:
+        catalog_uri = default_catalog_uri()
+        warehouse = default_warehouse() if warehouse is None else warehouse
+        (home() / "iceberg").mkdir(parents=True, exist_ok=True)
+    assert catalog_uri is not None
+    try:
+        if catalog_uri.startswith(("http://", "https://")):
+            from pyiceberg.catalog.rest import RestCatalog
+
+            props = {"uri": catalog_uri}
+            if warehouse is not None:
+                props["warehouse"] = str(warehouse)
+            if os.environ.get(TOKEN_ENV):
+                props["token"] = os.environ[TOKEN_ENV]
+            return RestCatalog("privcheck", **props)
+        try:
+            from pyiceberg.catalog.sql import SqlCatalog
+        except ImportError:
+            raise missing_extra("sqlalchemy", "iceberg") from None
+        if warehouse is None:
+            warehouse = default_warehouse()
+        folder = Path(warehouse).expanduser().resolve()
+        if embedded:
+            folder.mkdir(parents=True, exist_ok=True)
+        elif not folder.is_dir():
+            raise DataError(
+                f"warehouse folder {folder} does not exist; create it or give another --warehouse"
+            )
+        return SqlCatalog("privcheck", uri=catalog_uri, warehouse=folder.as_uri())
+    except DataError:
+        raise
+    except Exception as exc:  # (SQLAlchemy, HTTP: each its own exception types)
+        problem = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(
+            f"cannot reach the Iceberg catalog {catalog_uri}: {problem}; check --catalog-uri"
+        ) from None
+
+
+def _load_table(catalog: Any, ident: tuple[str, ...]) -> Any | None:
+    from pyiceberg.exceptions import NoSuchNamespaceError, NoSuchTableError
+
+    try:
+        return catalog.load_table(ident)
+    except (NoSuchTableError, NoSuchNamespaceError):
+        return None
+
+
+def _create_table(catalog: Any, ident: tuple[str, ...], schema: pa.Schema) -> Any:
+    from pyiceberg.exceptions import TableAlreadyExistsError
+
+    catalog.create_namespace_if_not_exists(ident[:-1])
+    try:
+        return catalog.create_table(ident, schema=schema)
+    except TableAlreadyExistsError:  # created by another writer meanwhile
+        return catalog.load_table(ident)
+
+
+def _policy_columns(policy: Policy) -> list[str]:
+    """The columns a check reads: a table without one of them cannot be checked."""
+    needed = [*policy.quasi_identifiers, *policy.sensitive_attributes]
+    if policy.individual:
+        needed.append(policy.individual)
+    return needed
+
+
+def _require_columns(columns: list[str], policy: Policy, what: str) -> None:
+    missing = [c for c in _policy_columns(policy) if c not in columns]
+    if missing:
+        raise DataError(
+            f"{what} lacks the policy's column(s) {', '.join(missing)}; publish a table that "
+            "has every quasi-identifier and sensitive attribute of the policy"
+        )
+
+
+def _conform(batch: pa.Table, table: Any, name: str) -> pa.Table:
+    """The batch in the table's column order and types; refused (nothing written) when its
+    columns are not the table's or a value does not fit the column's type."""
+    import pyarrow as pa
+
+    target = table.schema().as_arrow()
+    have, want = set(batch.column_names), set(target.names)
+    if have != want:
+        extra = sorted(have - want)
+        absent = sorted(want - have)
+        parts = [f"not in the table: {', '.join(extra)}"] if extra else []
+        parts += [f"missing: {', '.join(absent)}"] if absent else []
+        raise DataError(
+            f"the batch's columns do not match table {name} ({'; '.join(parts)}); give a "
+            "batch with the table's columns"
+        )
+    try:
+        return batch.select(target.names).cast(target)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        problem = str(exc).splitlines()[0]
+        raise DataError(f"the batch does not fit table {name}'s column types: {problem}") from None
+
+
+def _to_arrow(frame: pd.DataFrame) -> pa.Table:
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    # categoricals (how privcheck reads text columns) are stored as their values
+    columns = [
+        c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in table.columns
+    ]
+    table = pa.table(columns, names=table.column_names)
+    return table.cast(pa.schema([_plain(f) for f in table.schema]))
+
+
+def _plain(f: pa.Field) -> pa.Field:
+    """Large strings as strings (Iceberg has one string type)."""
+    import pyarrow as pa
+
+    if pa.types.is_large_string(f.type):
+        return pa.field(f.name, pa.string(), nullable=True)
+    return f.with_nullable(True)
+
+
+def _evaluate(frame: pd.DataFrame, policy: Policy, dataset: str, allow_draft: bool) -> Verdict:
+    from privcheck.api import verdict_from_report
+    from privcheck.checker import check
+
+    report = check(frame, policy, details=False, allow_draft=allow_draft)
+    return verdict_from_report(report, policy, dataset)
+
+
+def verdict_properties(verdict: Verdict) -> dict[str, str]:
+    """The verdict as Iceberg string properties (table properties and snapshot summary)."""
+    return {
+        PASSED: "true" if verdict.passed else "false",
+        DIGEST: verdict.policy_digest,
+        VERDICT: verdict.model_dump_json(),
+    }
+
+
+def _same_outcome(a: Verdict, b: Verdict) -> bool:
+    """Two checks of the same rows agree model by model (the time of the check aside)."""
+    keep = {"models", "passed", "n_records", "n_classes", "n_suppressed", "identifiers_present"}
+    return a.model_dump(include=keep) == b.model_dump(include=keep)
+
+
+def is_ancestor(metadata: Any, ancestor_id: int | None, snapshot_id: int) -> bool:
+    """Whether ``ancestor_id`` is ``snapshot_id`` or one of its ancestors (None, an empty
+    main, precedes everything)."""
+    if ancestor_id is None:
+        return True
+    seen: set[int] = set()
+    current: int | None = snapshot_id
+    while current is not None and current not in seen:
+        if current == ancestor_id:
+            return True
+        seen.add(current)
+        snapshot = metadata.snapshot_by_id(current)
+        current = None if snapshot is None else snapshot.parent_snapshot_id
+    return False
+
+
+def _head(table: Any, ref: str = MAIN) -> int | None:
+    found = table.metadata.refs.get(ref)
+    return None if found is None else found.snapshot_id
+
+
+@dataclass
+class StagedBatch:
+    """What staging a batch wrote: everything removing it must undo."""
+
+    branch: str
+    snapshot_id: int
+    metadata_version: int
+    manifest_list: str
+    manifests: list[str] = field(default_factory=list)
+    data_files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class PublishResult:
+    """The gate's outcome: published or not, the deciding verdict, main's head afterwards."""
+
+    table: str
+    published: bool
+    verdict: Verdict
+    main_snapshot_id: int | None
+    batch_records: int
+    reason: str = ""
+
+
+def _metadata_version(location: str) -> int:
+    match = _METADATA_FILE.match(location.rsplit("/", 1)[-1])
+    return int(match.group(1)) if match else -1
+
+
+def stage(table: Any, batch: pa.Table, summary: dict[str, str]) -> StagedBatch:
+    """Append ``batch`` to a new audit branch starting at main's head (one commit)."""
+    from pyiceberg.table.update.snapshot import ManageSnapshots
+
+    branch = AUDIT_PREFIX + uuid.uuid4().hex[:16]
+    if _head(table) is None:
+        # Iceberg branches start from a snapshot: a new table's main gets an empty one first
+        # (main then shows the table with no rows, which is what it had)
+        table.append(batch.schema.empty_table(), snapshot_properties={"privcheck.empty": "true"})
+    txn = table.transaction()
+    head = _head(table)
+    if head is not None:
+        with ManageSnapshots(txn) as refs:
+            refs.create_branch(head, branch)
+    txn.append(batch, snapshot_properties=summary, branch=branch)
+    table = txn.commit_transaction()
+    snapshot_id = _head(table, branch)
+    assert snapshot_id is not None
+    return _staged_files(table, branch, snapshot_id)
+
+
+def _staged_files(table: Any, branch: str, snapshot_id: int) -> StagedBatch:
+    """The files the snapshot added: its manifest list, the manifests it wrote and the data
+    files they add."""
+    from pyiceberg.manifest import ManifestEntryStatus
+
+    snapshot = table.metadata.snapshot_by_id(snapshot_id)
+    staged = StagedBatch(
+        branch=branch,
+        snapshot_id=snapshot_id,
+        metadata_version=_metadata_version(table.metadata_location),
+        manifest_list=snapshot.manifest_list,
+    )
+    for manifest in snapshot.manifests(table.io):
+        if manifest.added_snapshot_id != snapshot_id:
+            continue  # (main's manifests, carried over)
+        staged.manifests.append(manifest.manifest_path)
+        for entry in manifest.fetch_manifest_entry(table.io, discard_deleted=False):
+            if entry.status == ManifestEntryStatus.ADDED:
+                staged.data_files.append(entry.data_file.file_path)
+    return staged
+
+
+def remove_staged(table: Any, staged: StagedBatch, properties: dict[str, str] | None = None) -> Any:
+    """Remove a staged batch for real: branch and snapshot out of the table metadata (with
+    ``properties`` set in the same commit), its files deleted, and the metadata files written
+    since it was staged rewritten without it (deleted when they never were the table's
+    state). Returns the refreshed table."""
+    from pyiceberg.exceptions import CommitFailedException
+    from pyiceberg.table.update.snapshot import ExpireSnapshots, ManageSnapshots
+
+    for _attempt in range(5):  # concurrent writers: retry on a fresh view
+        table = table.refresh()
+        meta = table.metadata
+        txn = table.transaction()
+        if staged.branch in meta.refs:
+            with ManageSnapshots(txn) as refs:
+                refs.remove_branch(staged.branch)
+        if meta.snapshot_by_id(staged.snapshot_id) is not None:
+            ExpireSnapshots(txn).by_id(staged.snapshot_id).commit()
+        if properties:
+            txn.set_properties(properties)
+        try:
+            table = txn.commit_transaction()
+            break
+        except CommitFailedException:
+            continue
+    else:
+        raise DataError(
+            f"could not remove the staged batch (snapshot {staged.snapshot_id}) from "
+            f"{'.'.join(table.name())}: the table kept changing; remove branch {staged.branch} "
+            "and expire its snapshot"
+        )
+    for path in [*staged.data_files, *staged.manifests, staged.manifest_list]:
+        _delete(table.io, path)
+    _scrub_metadata(table, staged)
+    return table.refresh()
+
+
+def _delete(io: Any, path: str) -> None:
+    try:
+        io.delete(path)
+    except FileNotFoundError:
+        pass
+
+
+def _metadata_files(table: Any) -> list[str]:
+    """Every metadata file of the table: listed from its folder (orphans of failed commits
+    included), else the ones the current metadata logs."""
+    folder = table.metadata_location.rsplit("/", 1)[0]
+    try:
+        from pyarrow.fs import FileSelector, FileSystem
+
+        fs, path = FileSystem.from_uri(folder)
+        infos = fs.get_file_info(FileSelector(path))
+        scheme = folder.split("://", 1)[0] + "://" if "://" in folder else ""
+        prefix = folder[: len(folder) - len(path)] if scheme and folder.endswith(path) else scheme
+        names = [info.path for info in infos if _METADATA_FILE.match(info.base_name)]
+        return [n if "://" in n else prefix + n for n in names]
+    except Exception:  # an object store pyarrow cannot list: the logged files
+        logged = [entry.metadata_file for entry in table.metadata.metadata_log]
+        return [*logged, table.metadata_location]
+
+
+def _scrub_metadata(table: Any, staged: StagedBatch) -> None:
+    """Rewrite every metadata file since the staging that still lists the staged snapshot."""
+    from pyiceberg.serializers import FromInputFile
+
+    sid = staged.snapshot_id
+    for location in _metadata_files(table):
+        if location == table.metadata_location:
+            continue  # (the removal's own commit: already without it)
+        if _metadata_version(location) < staged.metadata_version:
+            continue
+        try:
+            meta = FromInputFile.table_metadata(table.io.new_input(location))
+        except FileNotFoundError:
+            continue
+        if meta.snapshot_by_id(sid) is None and staged.branch not in meta.refs:
+            continue
+        if meta.current_snapshot_id == sid:  # our failed publish commit: never the state
+            _delete(table.io, location)
+            continue
+        scrubbed = meta.model_copy(
+            update={
+                "snapshots": [s for s in meta.snapshots if s.snapshot_id != sid],
+                "refs": {
+                    name: ref
+                    for name, ref in meta.refs.items()
+                    if ref.snapshot_id != sid and name != staged.branch
+                },
+                "snapshot_log": [e for e in meta.snapshot_log if e.snapshot_id != sid],
+                "statistics": [s for s in meta.statistics if s.snapshot_id != sid],
+                "partition_statistics": [
+                    s for s in meta.partition_statistics if s.snapshot_id != sid
+                ],
+            }
+        )
+        _rewrite(table.io, location, scrubbed)
+
+
+def _rewrite(io: Any, location: str, metadata: Any) -> None:
+    """Overwrite a metadata file; a local one atomically (temporary file, then rename)."""
+    from pyiceberg.serializers import ToOutputFile
+
+    if location.startswith("file://") or "://" not in location:
+        local = Path(location.removeprefix("file://"))
+        temporary = local.with_name(f".{local.name}.{uuid.uuid4().hex}.tmp")
+        ToOutputFile.table_metadata(metadata, io.new_output(str(temporary)), overwrite=True)
+        os.replace(temporary, local)
+    else:
+        ToOutputFile.table_metadata(metadata, io.new_output(location), overwrite=True)
+
+
+def _read_batch(data: str | Path, policy: Policy, anonymize: bool, allow_draft: bool):
+    """DATA as a DataFrame, or its anonymized release."""
+    from privcheck.io import read_table
+
+    frame = read_table(data)
+    _require_columns(list(frame.columns), policy, f"data file {data}")
+    if anonymize:
+        from privcheck.anonymizers.api import anonymize as run_anonymize
+
+        frame, _report = run_anonymize(frame, policy, allow_draft=allow_draft)
+    return frame
+
+
+def publish(
+    data: str | Path,
+    table_name: str,
+    policy: Policy | dict | str | Path,
+    *,
+    catalog_uri: str | None = None,
+    warehouse: str | Path | None = None,
+    anonymize: bool = False,
+    allow_draft: bool = False,
+    after_staging: Any = None,
+) -> PublishResult:
+    """Publish DATA to ``table_name`` through the gate (see the module's docstring).
+
+    Bad input (table name, policy, data, a table without the policy's columns, an unreachable
+    catalog) is refused with ``DataError``/``PolicyError`` before anything is written.
+    ``after_staging(table, staged)`` runs between staging and publishing (for tests: a
+    concurrent writer). A conflict raises ``PublishConflict`` after the staged batch was
+    removed."""
+    import pyarrow as pa
+
+    from privcheck.policy import load_policy
+
+    ident = parse_table_name(table_name)
+    policy = load_policy(policy)
+    policy.require_decided(allow_draft=allow_draft)
+    frame = _read_batch(data, policy, anonymize, allow_draft)
+    batch = _to_arrow(frame)
+    if batch.num_rows == 0:
+        raise DataError(f"{data} has no records: nothing to publish")
+    catalog = open_catalog(catalog_uri, warehouse)
+    table = _load_table(catalog, ident)
+    if table is not None:
+        _require_columns(table.schema().as_arrow().names, policy, f"table {table_name}")
+        batch = _conform(batch, table, table_name)
+    main = None if table is None else _head(table)
+    if main is not None:
+        before = table.scan(snapshot_id=main).to_arrow()
+        published = pa.concat_tables([before.cast(batch.schema), batch])
+    else:
+        published = batch
+    # 1. check before anything is written: the batch, and the table main would show
+    verdict = _evaluate(batch.to_pandas(), policy, table_name, allow_draft)
+    if verdict.passed and main is not None:
+        verdict = _evaluate(published.to_pandas(), policy, table_name, allow_draft)
+    if table is None:
+        table = _create_table(catalog, ident, batch.schema)
+        batch = _conform(batch, table, table_name)
+    if not verdict.passed:
+        table.transaction().set_properties(verdict_properties(verdict)).commit_transaction()
+        return PublishResult(table_name, False, verdict, main, batch.num_rows, "rejected")
+    # 2. write the batch to an audit branch, the verdict in its snapshot summary
+    staged = stage(table, batch, verdict_properties(verdict))
+    table = table.refresh()
+    try:
+        # 3. audit: what was written, read back, passes the same check
+        branch_rows = table.scan(snapshot_id=staged.snapshot_id).to_arrow()
+        audited = _evaluate(branch_rows.to_pandas(), policy, table_name, allow_draft)
+        if not (audited.passed and _same_outcome(audited, verdict)):
+            failed = audited if not audited.passed else verdict.model_copy(update={"passed": False})
+            table = remove_staged(table, staged, verdict_properties(failed))
+            return PublishResult(
+                table_name, False, failed, _head(table), batch.num_rows, "audit failed"
+            )
+        if after_staging is not None:
+            after_staging(table, staged)
+        # 4. publish: main moves to the audited snapshot only if that loses nothing
+        return _move_main(table, staged, audited, table_name, batch.num_rows)
+    except BaseException:
+        remove_staged(table, staged)
+        raise
+
+
+def _move_main(
+    table: Any, staged: StagedBatch, verdict: Verdict, name: str, n_batch: int
+) -> PublishResult:
+    from pyiceberg.exceptions import CommitFailedException
+    from pyiceberg.table.update.snapshot import ManageSnapshots
+
+    table = table.refresh()
+    head = _head(table)
+    if not is_ancestor(table.metadata, head, staged.snapshot_id):
+        raise _conflict(name, head)
+    txn = table.transaction()
+    # main first: of two ref assertions in one transaction pyiceberg keeps the first, and the
+    # one that matters is that main is still where the ancestry was checked
+    with ManageSnapshots(txn) as refs:
+        refs.set_current_snapshot(snapshot_id=staged.snapshot_id)
+        refs.remove_branch(staged.branch)
+    txn.set_properties(verdict_properties(verdict))
+    try:
+        table = txn.commit_transaction()
+    except CommitFailedException:
+        raise _conflict(name, _head(table.refresh())) from None
+    return PublishResult(name, True, verdict, _head(table), n_batch, "published")
+
+
+def _conflict(name: str, head: int | None) -> PublishConflict:
+    return PublishConflict(
+        f"not published: main of {name} moved to snapshot {head} while the batch was audited "
+        "(another writer committed); moving main now would drop that commit, so the staged "
+        "batch was removed and nothing changed — run publish again"
+    )
+
+
+class IcebergCatalog(Catalog):
+    """An Iceberg table through pyiceberg (SQL catalog by default, REST by URI)."""
+
+    name: ClassVar[str] = "iceberg"
+    description: ClassVar[str] = (
+        "Apache Iceberg through pyiceberg: the publication gate (privcheck publish), the "
+        "verdict in the table properties"
+    )
+
+    def __init__(self, catalog_uri: str | None = None, warehouse: str | Path | None = None):
+        self.catalog_uri = catalog_uri
+        self.warehouse = warehouse
+
+    def _table(self, reference: str) -> Any:
+        ident = parse_table_name(reference)
+        table = _load_table(open_catalog(self.catalog_uri, self.warehouse), ident)
+        if table is None:
+            raise DataError(f"the Iceberg catalog has no table {reference}")
+        return table
+
+    def read_dataset(self, reference: str) -> CatalogDataset:
+        """The table's columns; Iceberg has no column tags (roles come from the policy)."""
+        table = self._table(reference)
+        return CatalogDataset(reference, list(table.schema().as_arrow().names), {})
+
+    def write_verdict(self, reference: str, verdict: Verdict) -> None:
+        """The verdict in the table properties (``privcheck.passed``, ``…policy-digest``,
+        ``…verdict``)."""
+        table = self._table(reference)
+        table.transaction().set_properties(verdict_properties(verdict)).commit_transaction()
+
+
+@hookspecs.hookimpl
+def privcheck_catalogs() -> list[type]:
+    return [IcebergCatalog]
+
+
+__all__ = [
+    "IcebergCatalog",
+    "PublishConflict",
+    "PublishResult",
+    "publish",
+]
