@@ -99,8 +99,8 @@ def open_catalog(catalog_uri: str | None = None, warehouse: str | Path | None = 
     REST catalog for an ``http(s)://`` URI (Polaris, Unity, Glue, Nessie …; the token from
     ``PRIVCHECK_ICEBERG_TOKEN``). Unreachable → ``DataError``, one line."""
     try:
-        import pyiceberg  # noqa: F401
         import pyarrow  # noqa: F401
+        import pyiceberg  # noqa: F401
     except ImportError:
         raise missing_extra("pyiceberg", "iceberg") from None
     embedded = catalog_uri is None

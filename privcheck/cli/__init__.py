@@ -1,5 +1,5 @@
 """The ``privcheck`` command: check, anonymize, compare, risk, apply, hook, init, schema, plugins,
-demo.
+publish, demo.
 
 Exit codes: 0 every model holds, 1 some model is violated, 2 bad input (one line on stderr naming
 the problem; never a traceback). Global options: ``--verbose`` logs what was computed (timings,
@@ -25,6 +25,7 @@ from privcheck.cli import (
     hook,
     init,
     plugins,
+    publish,
     risk,
     schema,
 )
@@ -50,6 +51,7 @@ app.command()(hook.hook)
 app.command()(init.init)
 app.command()(schema.schema)
 app.command()(plugins.plugins)
+app.command()(publish.publish)
 app.command()(demo.demo)
 
 
