@@ -32,6 +32,7 @@ run) and in the published snapshot's summary (the verdict of the data it holds).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import uuid
@@ -375,10 +376,8 @@ def remove_staged(table: Any, staged: StagedBatch, properties: dict[str, str] | 
 
 
 def _delete(io: Any, path: str) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):  # (removed already: a retried removal)
         io.delete(path)
-    except FileNotFoundError:
-        pass
 
 
 def _metadata_files(table: Any) -> list[str]:
