@@ -107,7 +107,6 @@ def open_catalog(catalog_uri: str | None = None, warehouse: str | Path | None = 
     embedded = catalog_uri is None
     if embedded:
         catalog_uri = default_catalog_uri()
-        warehouse = default_warehouse() if warehouse is None else warehouse
         (home() / "iceberg").mkdir(parents=True, exist_ok=True)
     assert catalog_uri is not None
     try:
@@ -124,16 +123,16 @@ def open_catalog(catalog_uri: str | None = None, warehouse: str | Path | None = 
             from pyiceberg.catalog.sql import SqlCatalog
         except ImportError:
             raise missing_extra("sqlalchemy", "iceberg") from None
-        if warehouse is None:
-            warehouse = default_warehouse()
-        folder = Path(warehouse).expanduser().resolve()
-        if embedded:
-            folder.mkdir(parents=True, exist_ok=True)
-        elif not folder.is_dir():
+        chosen = warehouse is not None
+        folder = Path(warehouse if chosen else default_warehouse()).expanduser().resolve()
+        if chosen and not folder.is_dir():
             raise DataError(
                 f"warehouse folder {folder} does not exist; create it or give another --warehouse"
             )
-        return SqlCatalog("privcheck", uri=catalog_uri, warehouse=folder.as_uri())
+        catalog = SqlCatalog("privcheck", uri=catalog_uri, warehouse=folder.as_uri())
+        if not chosen:  # (privcheck's own folder, once the catalog answered)
+            folder.mkdir(parents=True, exist_ok=True)
+        return catalog
     except DataError:
         raise
     except Exception as exc:  # (SQLAlchemy, HTTP: each its own exception types)
