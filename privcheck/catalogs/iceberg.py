@@ -491,22 +491,28 @@ def publish(
         raise DataError(f"{data} has no records: nothing to publish")
     catalog = open_catalog(catalog_uri, warehouse)
     table = _load_table(catalog, ident)
+    leaked: list[str] = []  # identifier columns the batch has and the table has not
     if table is not None:
-        _require_columns(table.schema().as_arrow().names, policy, f"table {table_name}")
-        batch = _conform(batch, table, table_name)
+        names = table.schema().as_arrow().names
+        _require_columns(names, policy, f"table {table_name}")
+        leaked = [c for c in policy.identifiers if c in batch.column_names and c not in names]
+        if not leaked:  # (with them the check fails: exit 1, not a schema refusal)
+            batch = _conform(batch, table, table_name)
     main = None if table is None else _head(table)
-    if main is not None:
-        before = table.scan(snapshot_id=main).to_arrow()
-        published = pa.concat_tables([before.cast(batch.schema), batch])
-    else:
-        published = batch
     # 1. check before anything is written: the batch, and the table main would show
     verdict = _evaluate(batch.to_pandas(), policy, table_name, allow_draft)
+    if verdict.passed and leaked:  # (a policy's identifier always fails a check)
+        batch = _conform(batch, table, table_name)
     if verdict.passed and main is not None:
+        before = table.scan(snapshot_id=main).to_arrow().cast(batch.schema)
+        published = pa.concat_tables([before, batch])
         verdict = _evaluate(published.to_pandas(), policy, table_name, allow_draft)
     if table is None:
-        table = _create_table(catalog, ident, batch.schema)
-        batch = _conform(batch, table, table_name)
+        # a release never carries the policy's identifiers: nor does the table's schema
+        kept = [f for f in batch.schema if f.name not in policy.identifiers]
+        table = _create_table(catalog, ident, pa.schema(kept))
+        if verdict.passed:
+            batch = _conform(batch, table, table_name)
     if not verdict.passed:
         table.transaction().set_properties(verdict_properties(verdict)).commit_transaction()
         return PublishResult(table_name, False, verdict, main, batch.num_rows, "rejected")

@@ -318,3 +318,20 @@ def test_bad_input_is_refused_before_anything_is_written(home, policy, tmp_path)
     with pytest.raises(DataError, match="cannot reach the Iceberg catalog"):
         publish(data, TABLE, policy, catalog_uri=f"sqlite:///{tmp_path}/no/such/dir/c.db")
     assert IcebergCatalog().read_dataset("census.other").columns == ["age"]
+
+
+def test_identifiers_never_enter_the_schema_and_fail_the_check(home, tmp_path):
+    """A new table's schema leaves out the policy's identifiers (a release never carries
+    them); a batch still holding them is rejected (exit 1), not refused as a bad schema."""
+    policy = tmp_path / "with-name.yaml"
+    policy.write_text(POLICY.replace("attributes:\n", "attributes:\n  name: {role: identifier}\n"))
+    named = batch(3).assign(name=[f"person {i}" for i in range(9)])
+    result = publish(csv(tmp_path, named, "named"), TABLE, policy)
+    assert not result.published and result.verdict.identifiers_present == ["name"]
+    table = open_catalog().load_table(("census", "people"))
+    assert table.schema().as_arrow().names == ["age", "zip", "disease"]
+    assert table.current_snapshot() is None and files_holding(home, "person 1") == []
+    result = publish(csv(tmp_path, named, "named"), TABLE, policy)  # the table exists now
+    assert not result.published and result.verdict.identifiers_present == ["name"]
+    assert publish(csv(tmp_path, named, "named"), TABLE, policy, anonymize=True).published
+    assert len(main_rows(table)) == 9 and files_holding(home, "person 1") == []
