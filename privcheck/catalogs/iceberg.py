@@ -33,6 +33,7 @@ run) and in the published snapshot's summary (the verdict of the data it holds).
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import uuid
@@ -240,9 +241,25 @@ def verdict_properties(verdict: Verdict) -> dict[str, str]:
 
 
 def _same_outcome(a: Verdict, b: Verdict) -> bool:
-    """Two checks of the same rows agree model by model (the time of the check aside)."""
-    keep = {"models", "passed", "n_records", "n_classes", "n_suppressed", "identifiers_present"}
-    return a.model_dump(include=keep) == b.model_dump(include=keep)
+    """Two checks of the same rows agree model by model: the same counts, outcomes and
+    values — up to rounding, since rows read back in another order may sum in another order
+    (the time of the check aside)."""
+    keep = {"passed", "n_records", "n_classes", "n_suppressed", "identifiers_present"}
+    if a.model_dump(include=keep) != b.model_dump(include=keep) or len(a.models) != len(b.models):
+        return False
+    exact = {"model", "params", "passed", "violating_classes", "violating_records", "unbounded"}
+    for x, y in zip(a.models, b.models, strict=True):
+        if x.model_dump(include=exact) != y.model_dump(include=exact):
+            return False
+        values = [x.value, y.value]
+        if any(v is None for v in values):
+            if values[0] != values[1]:
+                return False
+            continue
+        pairs = zip(*[v if isinstance(v, list) else [v] for v in values], strict=True)
+        if not all(math.isclose(p, q, rel_tol=1e-9, abs_tol=1e-12) for p, q in pairs):
+            return False
+    return True
 
 
 def is_ancestor(metadata: Any, ancestor_id: int | None, snapshot_id: int) -> bool:
@@ -297,6 +314,7 @@ def _metadata_version(location: str) -> int:
 
 def stage(table: Any, batch: pa.Table, summary: dict[str, str]) -> StagedBatch:
     """Append ``batch`` to a new audit branch starting at main's head (one commit)."""
+    from pyiceberg.exceptions import CommitFailedException
     from pyiceberg.table.update.snapshot import ManageSnapshots
 
     branch = AUDIT_PREFIX + uuid.uuid4().hex[:16]
@@ -310,7 +328,14 @@ def stage(table: Any, batch: pa.Table, summary: dict[str, str]) -> StagedBatch:
         with ManageSnapshots(txn) as refs:
             refs.create_branch(head, branch)
     txn.append(batch, snapshot_properties=summary, branch=branch)
-    table = txn.commit_transaction()
+    try:
+        table = txn.commit_transaction()
+    except CommitFailedException as exc:  # (the files it wrote hold a batch that passed)
+        raise PublishConflict(
+            f"not published: the catalog refused to stage the batch on an audit branch of "
+            f"{'.'.join(table.name())} ({str(exc).splitlines()[0]}); nothing changed — run "
+            "publish again"
+        ) from None
     snapshot_id = _head(table, branch)
     assert snapshot_id is not None
     return _staged_files(table, branch, snapshot_id)
@@ -339,22 +364,40 @@ def _staged_files(table: Any, branch: str, snapshot_id: int) -> StagedBatch:
 
 
 def remove_staged(table: Any, staged: StagedBatch, properties: dict[str, str] | None = None) -> Any:
-    """Remove a staged batch for real: branch and snapshot out of the table metadata (with
-    ``properties`` set in the same commit), its files deleted, and the metadata files written
-    since it was staged rewritten without it (deleted when they never were the table's
-    state). Returns the refreshed table."""
+    """Remove a staged batch for real: the branch, the snapshot and any snapshot committed on
+    top of it out of the table metadata (with ``properties`` set in the same commit), their
+    files deleted, and the metadata files written since the staging rewritten without them
+    (deleted when they never were the table's state). Returns the refreshed table."""
     from pyiceberg.exceptions import CommitFailedException
     from pyiceberg.table.update.snapshot import ExpireSnapshots, ManageSnapshots
 
+    name = ".".join(table.name())
     for _attempt in range(5):  # concurrent writers: retry on a fresh view
         table = table.refresh()
         meta = table.metadata
+        # what was committed on the audit branch after the staging goes with it
+        later = [
+            s.snapshot_id
+            for s in meta.snapshots
+            if s.snapshot_id != staged.snapshot_id
+            and is_ancestor(meta, staged.snapshot_id, s.snapshot_id)
+        ]
+        doomed = {staged.snapshot_id, *later}
+        refs_now = meta.refs.items()
+        held = [r for r, ref in refs_now if r != staged.branch and ref.snapshot_id in doomed]
+        if held:
+            raise DataError(
+                f"cannot remove the staged batch from {name}: {', '.join(held)} points at it "
+                f"(snapshot {staged.snapshot_id}); remove that reference and expire the snapshot"
+            )
+        removed = [_staged_files(table, staged.branch, sid) for sid in later]
         txn = table.transaction()
         if staged.branch in meta.refs:
             with ManageSnapshots(txn) as refs:
                 refs.remove_branch(staged.branch)
-        if meta.snapshot_by_id(staged.snapshot_id) is not None:
-            ExpireSnapshots(txn).by_id(staged.snapshot_id).commit()
+        present = [sid for sid in doomed if meta.snapshot_by_id(sid) is not None]
+        if present:
+            ExpireSnapshots(txn).by_ids(present).commit()
         if properties:
             txn.set_properties(properties)
         try:
@@ -364,13 +407,13 @@ def remove_staged(table: Any, staged: StagedBatch, properties: dict[str, str] | 
             continue
     else:
         raise DataError(
-            f"could not remove the staged batch (snapshot {staged.snapshot_id}) from "
-            f"{'.'.join(table.name())}: the table kept changing; remove branch {staged.branch} "
-            "and expire its snapshot"
+            f"could not remove the staged batch (snapshot {staged.snapshot_id}) from {name}: "
+            f"the table kept changing; remove branch {staged.branch} and expire its snapshot"
         )
-    for path in [*staged.data_files, *staged.manifests, staged.manifest_list]:
-        _delete(table.io, path)
-    _scrub_metadata(table, staged)
+    for batch in [staged, *removed]:
+        for path in [*batch.data_files, *batch.manifests, batch.manifest_list]:
+            _delete(table.io, path)
+    _scrub_metadata(table, staged, doomed)
     return table.refresh()
 
 
@@ -397,37 +440,43 @@ def _metadata_files(table: Any) -> list[str]:
         return [*logged, table.metadata_location]
 
 
-def _scrub_metadata(table: Any, staged: StagedBatch) -> None:
-    """Rewrite every metadata file since the staging that still lists the staged snapshot."""
+def _scrub_metadata(table: Any, staged: StagedBatch, doomed: set[int]) -> None:
+    """Rewrite every metadata file since the staging that still lists a removed snapshot."""
     from pyiceberg.serializers import FromInputFile
 
-    sid = staged.snapshot_id
     for location in _metadata_files(table):
         if location == table.metadata_location:
-            continue  # (the removal's own commit: already without it)
+            continue  # (the removal's own commit: already without them)
         if _metadata_version(location) < staged.metadata_version:
             continue
         try:
             meta = FromInputFile.table_metadata(table.io.new_input(location))
         except FileNotFoundError:
             continue
-        if meta.snapshot_by_id(sid) is None and staged.branch not in meta.refs:
+        if not any(meta.snapshot_by_id(sid) for sid in doomed) and staged.branch not in meta.refs:
             continue
-        if meta.current_snapshot_id == sid:  # our failed publish commit: never the state
+        if meta.current_snapshot_id in doomed:  # our failed publish commit: never the state
             _delete(table.io, location)
             continue
         scrubbed = meta.model_copy(
             update={
-                "snapshots": [s for s in meta.snapshots if s.snapshot_id != sid],
+                "snapshots": [
+                    # (a snapshot whose parent is removed keeps no dangling parent)
+                    s.model_copy(update={"parent_snapshot_id": None})
+                    if s.parent_snapshot_id in doomed
+                    else s
+                    for s in meta.snapshots
+                    if s.snapshot_id not in doomed
+                ],
                 "refs": {
                     name: ref
                     for name, ref in meta.refs.items()
-                    if ref.snapshot_id != sid and name != staged.branch
+                    if ref.snapshot_id not in doomed and name != staged.branch
                 },
-                "snapshot_log": [e for e in meta.snapshot_log if e.snapshot_id != sid],
-                "statistics": [s for s in meta.statistics if s.snapshot_id != sid],
+                "snapshot_log": [e for e in meta.snapshot_log if e.snapshot_id not in doomed],
+                "statistics": [s for s in meta.statistics if s.snapshot_id not in doomed],
                 "partition_statistics": [
-                    s for s in meta.partition_statistics if s.snapshot_id != sid
+                    s for s in meta.partition_statistics if s.snapshot_id not in doomed
                 ],
             }
         )
@@ -545,6 +594,12 @@ def _move_main(
     from pyiceberg.table.update.snapshot import ManageSnapshots
 
     table = table.refresh()
+    if _head(table, staged.branch) != staged.snapshot_id:
+        raise PublishConflict(
+            f"not published: someone else committed on the audit branch {staged.branch} of "
+            f"{name}; what was not audited is not published — the branch was removed, run "
+            "publish again"
+        )
     head = _head(table)
     if not is_ancestor(table.metadata, head, staged.snapshot_id):
         raise _conflict(name, head)

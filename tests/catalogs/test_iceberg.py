@@ -266,10 +266,13 @@ def test_a_commit_slipping_in_after_the_ancestry_check_is_caught(
     table = seeded_table(home, batch(3))
     theirs = batch(1, start=40)
     real = iceberg.is_ancestor
+    raced = []
 
     def check_then_race(metadata, ancestor, snapshot):
         answer = real(metadata, ancestor, snapshot)
-        concurrent_writer(home, theirs)()
+        if not raced:  # (once: the removal asks too)
+            raced.append(True)
+            concurrent_writer(home, theirs)()
         return answer
 
     monkeypatch.setattr(iceberg, "is_ancestor", check_then_race)
@@ -335,3 +338,91 @@ def test_identifiers_never_enter_the_schema_and_fail_the_check(home, tmp_path):
     assert not result.published and result.verdict.identifiers_present == ["name"]
     assert publish(csv(tmp_path, named, "named"), TABLE, policy, anonymize=True).published
     assert len(main_rows(table)) == 9 and files_holding(home, "person 1") == []
+
+
+def test_a_commit_on_the_audit_branch_is_not_published(home, policy, tmp_path, monkeypatch):
+    """Only what was audited is published: a record slipped onto the audit branch after the
+    staging (a rogue writer) stops the publication, and everything on the branch goes."""
+    table = seeded_table(home, batch(3))
+    before = table.current_snapshot().snapshot_id
+    real_stage = iceberg.stage
+    rogue = []
+
+    def stage_then_tamper(tbl, arrow, summary):
+        staged = real_stage(tbl, arrow, summary)
+        other = open_catalog().load_table(("census", "people"))
+        lone = pa.Table.from_pandas(
+            with_secret(batch(0)), schema=other.schema().as_arrow(), preserve_index=False
+        )
+        other.append(lone, branch=staged.branch)
+        rogue.append(other.metadata.refs[staged.branch].snapshot_id)
+        assert files_holding(home, SECRET)  # (positive control)
+        return staged
+
+    monkeypatch.setattr(iceberg, "stage", stage_then_tamper)
+    with pytest.raises(PublishConflict, match="audit branch"):
+        publish(csv(tmp_path, batch(2, start=10), "ours"), TABLE, policy)
+    table = table.refresh()
+    assert [s.snapshot_id for s in table.snapshots()] == [before]
+    assert list(table.metadata.refs) == ["main"]
+    assert main_rows(table) == rows_of(batch(3))
+    assert files_holding(home, SECRET) == []
+    for path in home.rglob("*.metadata.json"):
+        assert str(rogue[0]) not in path.read_text()
+
+
+def test_an_audit_that_fails_removes_the_staged_batch(home, policy, tmp_path, monkeypatch):
+    """The audit reads back what storage holds: a data file changed after the write (here a
+    record added to it) fails the audit, and the batch is removed with the changed file."""
+    import pyarrow.parquet as pq
+
+    table = seeded_table(home, batch(3))
+    before = table.current_snapshot().snapshot_id
+    real_stage = iceberg.stage
+
+    def stage_then_corrupt(tbl, arrow, summary):
+        staged = real_stage(tbl, arrow, summary)
+        path = staged.data_files[0].removeprefix("file://")
+        written = pq.read_table(path)  # (its fields keep their Iceberg field ids)
+        extra = pa.Table.from_pandas(
+            with_secret(batch(0)), schema=written.schema, preserve_index=False
+        )
+        pq.write_table(pa.concat_tables([written, extra]), path, compression="none")
+        assert files_holding(home, SECRET)  # (positive control)
+        return staged
+
+    monkeypatch.setattr(iceberg, "stage", stage_then_corrupt)
+    result = publish(csv(tmp_path, batch(2, start=10), "ours"), TABLE, policy)
+    assert not result.published and result.reason == "audit failed"
+    assert {m.model: m.value for m in result.verdict.models}["k-anonymity"] == 1
+    table = table.refresh()
+    assert [s.snapshot_id for s in table.snapshots()] == [before]
+    assert list(table.metadata.refs) == ["main"]
+    assert main_rows(table) == rows_of(batch(3))
+    assert files_holding(home, SECRET) == []
+    assert table.properties["privcheck.passed"] == "false"
+
+
+def test_same_outcome_allows_rounding_only():
+    """The audit's comparison: a summation order may move a value by rounding, nothing more."""
+    from privcheck.api import evaluate
+
+    frame = batch(3)
+    frame.attrs["name"] = "t"
+    policy = load_policy(
+        {
+            "attributes": {"age": {"role": "quasi_identifier"}, "disease": {"role": "sensitive"}},
+            "models": [{"model": "t-closeness", "t": 0.5, "attribute": "disease"}],
+        }
+    )
+    verdict = evaluate(frame, policy)
+    value = verdict.models[0].value
+    nudged = verdict.model_copy(
+        update={"models": [verdict.models[0].model_copy(update={"value": value * (1 + 1e-13)})]}
+    )
+    assert iceberg._same_outcome(verdict, nudged)
+    moved = verdict.model_copy(
+        update={"models": [verdict.models[0].model_copy(update={"value": value + 0.01})]}
+    )
+    assert not iceberg._same_outcome(verdict, moved)
+    assert not iceberg._same_outcome(verdict, verdict.model_copy(update={"n_records": 1}))
