@@ -18,12 +18,14 @@ that validation, with the policy as the only authority:
    of it (pyiceberg has no fast-forward: moving main past a concurrent writer's commit would
    silently drop it). The move asserts main's head in the same commit (the catalog's
    compare-and-swap), so a writer that slips in between is caught too. Otherwise the gate
-   refuses (``PublishConflict``, exit 2: nothing was published, run again).
+   refuses (``PublishConflict``, exit 2: nothing was published, run again) — as when someone
+   else committed on the audit branch: only the audited snapshot is ever published.
 
 When the audit fails or publication is refused, the staged batch is removed for real: the
-branch and the snapshot leave the table metadata, its data files, manifests and manifest list
-are deleted, and every metadata file written since the staging (they list the snapshot in their
-history) is rewritten without it — or deleted when it was never the table's state.
+branch, the snapshot and anything committed on top of it leave the table metadata, their data
+files, manifests and manifest lists are deleted, and every metadata file written since the
+staging (they list the snapshot in their history) is rewritten without them — or deleted when
+it was never the table's state.
 
 The verdict (the ``privcheck.api.Verdict`` JSON) is kept in the table properties
 ``privcheck.passed``, ``privcheck.policy-digest`` and ``privcheck.verdict`` (the latest gate

@@ -35,8 +35,9 @@ def publish(
         str | None,
         typer.Option(
             "--catalog-uri",
+            envvar="PRIVCHECK_ICEBERG_URI",
             help="The catalog: a SQLAlchemy URL (SQL catalog) or an http(s):// REST catalog "
-            "(token from PRIVCHECK_ICEBERG_TOKEN). Default: "
+            "(token from PRIVCHECK_ICEBERG_TOKEN). Default: $PRIVCHECK_ICEBERG_URI, else "
             "sqlite:///<home>/iceberg/catalog.db, <home> being $PRIVCHECK_HOME or ~/.privcheck",
         ),
     ] = None,
@@ -44,8 +45,10 @@ def publish(
         str | None,
         typer.Option(
             "--warehouse",
-            help="Where new tables' files go (SQL catalog: a folder; default "
-            "<home>/iceberg/warehouse); a REST catalog's warehouse name",
+            envvar="PRIVCHECK_ICEBERG_WAREHOUSE",
+            help="Where new tables' files go (SQL catalog: an existing folder; default "
+            "$PRIVCHECK_ICEBERG_WAREHOUSE, else <home>/iceberg/warehouse); a REST catalog's "
+            "warehouse name",
         ),
     ] = None,
     anonymize: Annotated[

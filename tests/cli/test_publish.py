@@ -91,6 +91,17 @@ def test_explicit_catalog_uri_and_warehouse(setup, tmp_path):
     assert list((tmp_path / "wh" / "a" / "b" / "data").glob("*.parquet"))
 
 
+def test_catalog_from_the_environment(setup, tmp_path):
+    policy, good, _bad, env, home = setup
+    (tmp_path / "wh").mkdir()
+    uri = f"sqlite:///{tmp_path / 'env.db'}"
+    env = {**env, "PRIVCHECK_ICEBERG_URI": uri, "PRIVCHECK_ICEBERG_WAREHOUSE": str(tmp_path / "wh")}
+    result = run_cli("publish", good, "-t", "a.b", "-p", policy, env=env)
+    assert result.returncode == 0, result.stderr
+    assert not home.exists()
+    assert len(load(home, "a.b", uri, tmp_path / "wh").scan().to_pandas()) == 9
+
+
 def test_bad_table_name(setup):
     policy, good, _bad, env, home = setup
     result = run_cli("publish", good, "--table", "people", "-p", policy, env=env)
