@@ -162,6 +162,11 @@ def _create_table(catalog: Any, ident: tuple[str, ...], schema: pa.Schema) -> An
         return catalog.create_table(ident, schema=schema)
     except TableAlreadyExistsError:  # created by another writer meanwhile
         return catalog.load_table(ident)
+    except (ValueError, TypeError, NotImplementedError) as exc:  # a type Iceberg has not
+        raise DataError(
+            f"cannot create table {'.'.join(ident)} from the batch's columns: "
+            f"{str(exc).splitlines()[0]}; convert that column (e.g. to text) first"
+        ) from None
 
 
 def _policy_columns(policy: Policy) -> list[str]:
@@ -205,24 +210,50 @@ def _conform(batch: pa.Table, table: Any, name: str) -> pa.Table:
 
 
 def _to_arrow(frame: pd.DataFrame) -> pa.Table:
+    """The batch as Arrow in types Iceberg has: categoricals (how privcheck reads text) as
+    their values, large strings as strings, unsigned and small integers as Iceberg's int or
+    long, nanosecond timestamps as microseconds (Iceberg's precision before format v3). A
+    value that does not fit is refused, one line."""
     import pyarrow as pa
 
     table = pa.Table.from_pandas(frame, preserve_index=False)
-    # categoricals (how privcheck reads text columns) are stored as their values
-    columns = [
-        c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in table.columns
-    ]
-    table = pa.table(columns, names=table.column_names)
-    return table.cast(pa.schema([_plain(f) for f in table.schema]))
+    columns = []
+    try:
+        for column in table.columns:
+            target = _iceberg_type(column.type)
+            # (nanoseconds truncate to microseconds; every other cast must be exact)
+            exact = not (pa.types.is_timestamp(target) and column.type != target)
+            columns.append(column.cast(target, safe=exact) if column.type != target else column)
+        names = table.column_names
+        fields = [pa.field(n, c.type, nullable=True) for n, c in zip(names, columns, strict=True)]
+        return pa.table(columns, schema=pa.schema(fields))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+        raise DataError(
+            f"the batch has a value Iceberg cannot store: {str(exc).splitlines()[0]}"
+        ) from None
 
 
-def _plain(f: pa.Field) -> pa.Field:
-    """Large strings as strings (Iceberg has one string type)."""
+def _iceberg_type(arrow_type: pa.DataType) -> pa.DataType:
     import pyarrow as pa
 
-    if pa.types.is_large_string(f.type):
-        return pa.field(f.name, pa.string(), nullable=True)
-    return f.with_nullable(True)
+    t = arrow_type
+    if pa.types.is_dictionary(t):
+        return _iceberg_type(t.value_type)
+    if pa.types.is_large_string(t) or getattr(pa.types, "is_string_view", bool)(t):
+        return pa.string()
+    if pa.types.is_large_binary(t):
+        return pa.binary()
+    if pa.types.is_int8(t) or pa.types.is_int16(t) or pa.types.is_uint8(t):
+        return pa.int32()
+    if pa.types.is_uint16(t):
+        return pa.int32()
+    if pa.types.is_uint32(t) or pa.types.is_uint64(t):
+        return pa.int64()
+    if pa.types.is_float16(t):
+        return pa.float32()
+    if pa.types.is_timestamp(t) and t.unit == "ns":
+        return pa.timestamp("us", tz=t.tz)
+    return t
 
 
 def _evaluate(frame: pd.DataFrame, policy: Policy, dataset: str, allow_draft: bool) -> Verdict:
