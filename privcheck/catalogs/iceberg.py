@@ -295,6 +295,23 @@ def _same_outcome(a: Verdict, b: Verdict) -> bool:
     return True
 
 
+def set_verdict(table: Any, verdict: Verdict) -> Any:
+    """The verdict in the table properties (a commit of its own; retried over concurrent
+    commits, which it does not conflict with)."""
+    from pyiceberg.exceptions import CommitFailedException
+
+    for _attempt in range(5):
+        try:
+            txn = table.transaction().set_properties(verdict_properties(verdict))
+            return txn.commit_transaction()
+        except CommitFailedException:
+            table = table.refresh()
+    raise DataError(
+        f"could not record the verdict on {'.'.join(table.name())}: the table kept changing; "
+        "run again"
+    )
+
+
 def is_ancestor(metadata: Any, ancestor_id: int | None, snapshot_id: int) -> bool:
     """Whether ``ancestor_id`` is ``snapshot_id`` or one of its ancestors (None, an empty
     main, precedes everything)."""
@@ -596,7 +613,7 @@ def publish(
         if verdict.passed:
             batch = _conform(batch, table, table_name)
     if not verdict.passed:
-        table.transaction().set_properties(verdict_properties(verdict)).commit_transaction()
+        table = set_verdict(table, verdict)
         return PublishResult(table_name, False, verdict, main, batch.num_rows, "rejected")
     # 2. write the batch to an audit branch, the verdict in its snapshot summary
     staged = stage(table, batch, verdict_properties(verdict))
@@ -686,8 +703,7 @@ class IcebergCatalog(Catalog):
     def write_verdict(self, reference: str, verdict: Verdict) -> None:
         """The verdict in the table properties (``privcheck.passed``, ``…policy-digest``,
         ``…verdict``)."""
-        table = self._table(reference)
-        table.transaction().set_properties(verdict_properties(verdict)).commit_transaction()
+        set_verdict(self._table(reference), verdict)
 
 
 @hookspecs.hookimpl

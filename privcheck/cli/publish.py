@@ -71,15 +71,23 @@ def publish(
     from privcheck.catalogs.iceberg import publish as run_publish
 
     refuse_draft(policy, allow_draft)
-    result = run_publish(
-        data,
-        table,
-        policy,
-        catalog_uri=catalog_uri,
-        warehouse=warehouse,
-        anonymize=anonymize,
-        allow_draft=allow_draft,
-    )
+    try:
+        result = run_publish(
+            data,
+            table,
+            policy,
+            catalog_uri=catalog_uri,
+            warehouse=warehouse,
+            anonymize=anonymize,
+            allow_draft=allow_draft,
+        )
+    except Exception as exc:  # the catalog's own refusals: one line, exit 2, as every refusal
+        if not type(exc).__module__.startswith("pyiceberg"):
+            raise
+        from privcheck.errors import DataError
+
+        problem = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise DataError(f"the Iceberg catalog refused: {problem}") from None
     if fmt is PublishFormat.json:
         typer.echo(result.verdict.to_json())
     else:

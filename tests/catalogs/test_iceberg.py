@@ -457,3 +457,19 @@ def test_a_parquet_batch_keeps_its_types(home, policy, tmp_path):
     assert back["seen"].iloc[0] == pd.Timestamp("2024-05-01 10:00:00.123456")  # µs
     assert main_rows(table) == rows_of(batch(2))
     assert back["score"].round(12).tolist() == frame["score"].round(12).tolist()
+
+
+def test_the_catalog_interface_reads_columns_and_writes_the_verdict(home, policy, tmp_path):
+    from privcheck.api import evaluate
+
+    seeded_table(home, batch(2))
+    back_end = catalog_registry()["iceberg"]()
+    dataset = back_end.read_dataset(TABLE)
+    assert dataset.columns == ["age", "zip", "disease"] and dataset.tags == {}
+    verdict = evaluate(batch(2), policy, name=TABLE)
+    back_end.write_verdict(TABLE, verdict)
+    props = open_catalog().load_table(("census", "people")).properties
+    assert Verdict.model_validate_json(props["privcheck.verdict"]) == verdict
+    assert props["privcheck.passed"] == "true"
+    with pytest.raises(DataError, match=r"no table census\.absent"):
+        back_end.read_dataset("census.absent")
