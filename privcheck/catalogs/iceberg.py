@@ -64,6 +64,8 @@ PASSED = "privcheck.passed"
 DIGEST = "privcheck.policy-digest"
 VERDICT = "privcheck.verdict"
 MAIN = "main"
+#: where the checks of the table's rows can run (``snapshot_frame``)
+ENGINES = ("pandas", "polars", "duckdb", "spark")
 AUDIT_PREFIX = "privcheck-audit-"
 
 #: NS.TABLE, nested namespaces allowed (a.b.table); parts as SQL and REST catalogs accept them
@@ -256,7 +258,71 @@ def _iceberg_type(arrow_type: pa.DataType) -> pa.DataType:
     return t
 
 
-def _evaluate(frame: pd.DataFrame, policy: Policy, dataset: str, allow_draft: bool) -> Verdict:
+def snapshot_frame(
+    table: Any,
+    snapshot_id: int,
+    engine: str = "pandas",
+    spark_master: str = "local[*]",
+    extra: pa.Table | None = None,
+) -> Any:
+    """The rows of a snapshot (plus ``extra``, rows not written yet) as a frame of ``engine``:
+    pandas reads them through pyiceberg into memory; polars, DuckDB and Spark read the
+    snapshot's Parquet data files themselves (the check then runs in the engine, as ``check
+    --engine``). The engines read files by column name, so a table whose schema changed or
+    that has delete files is refused for them (pyiceberg resolves both; use pandas)."""
+    import pyarrow as pa
+
+    scan = table.scan(snapshot_id=snapshot_id)
+    if engine == "pandas":
+        rows = scan.to_arrow()
+        if extra is not None:
+            rows = pa.concat_tables([rows.cast(extra.schema), extra])
+        return rows.to_pandas()
+    name = ".".join(table.name())
+    tasks = list(scan.plan_files())
+    if len(table.metadata.schemas) > 1 or any(t.delete_files for t in tasks):
+        raise DataError(
+            f"--engine {engine} reads the Parquet files of {name} by column name, but the table's "
+            "schema changed or it has delete files; use --engine pandas"
+        )
+    columns = table.schema().as_arrow().names
+    paths = [t.file.file_path for t in tasks]
+    local = [p.removeprefix("file://") for p in paths]
+    if engine == "spark":
+        from privcheck.engines.spark_engine import get_spark
+
+        spark = get_spark(spark_master)
+        if not paths:
+            empty = table.schema().as_arrow().empty_table()
+            frame = spark.createDataFrame(empty.to_pandas())
+        else:
+            frame = spark.read.parquet(*paths).select(*columns)
+        if extra is not None:
+            frame = frame.unionByName(spark.createDataFrame(extra.to_pandas(), frame.schema))
+        return frame
+    if engine == "duckdb":
+        import duckdb
+
+        parts = [duckdb.read_parquet(local).select(*columns)] if local else []
+        parts += [duckdb.from_arrow(extra)] if extra is not None else []
+        if not parts:
+            return duckdb.from_arrow(table.schema().as_arrow().empty_table())
+        frame = parts[0]
+        for part in parts[1:]:
+            frame = frame.union(part)
+        return frame
+    if engine == "polars":
+        import polars as pl
+
+        parts = [pl.scan_parquet(local).select(columns)] if local else []
+        parts += [pl.from_arrow(extra).lazy()] if extra is not None else []
+        if not parts:
+            return pl.from_arrow(table.schema().as_arrow().empty_table()).lazy()
+        return pl.concat(parts, how="vertical_relaxed")
+    raise DataError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+
+
+def _evaluate(frame: Any, policy: Policy, dataset: str, allow_draft: bool) -> Verdict:
     from privcheck.api import verdict_from_report
     from privcheck.checker import check
 
@@ -568,10 +634,15 @@ def publish(
     warehouse: str | Path | None = None,
     anonymize: bool = False,
     allow_draft: bool = False,
+    engine: str = "pandas",
+    spark_master: str = "local[*]",
     after_staging: Any = None,
 ) -> PublishResult:
     """Publish DATA to ``table_name`` through the gate (see the module's docstring).
 
+    ``engine`` runs the checks of the table's rows (main's with the batch, the audit's read-back)
+    in polars, DuckDB or Spark over the snapshot's Parquet files instead of pandas
+    (``snapshot_frame``); the batch itself is checked in memory, where it is written from.
     Bad input (table name, policy, data, a table without the policy's columns, an unreachable
     catalog) is refused with ``DataError``/``PolicyError`` before anything is written.
     ``after_staging(table, staged)`` runs between staging and publishing (for tests: a
@@ -582,6 +653,8 @@ def publish(
     from privcheck.policy import load_policy
 
     ident = parse_table_name(table_name)
+    if engine not in ENGINES:
+        raise DataError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     policy = load_policy(policy)
     policy.require_decided(allow_draft=allow_draft)
     frame = _read_batch(data, policy, anonymize, allow_draft)
@@ -603,9 +676,8 @@ def publish(
     if verdict.passed and leaked:  # (a policy's identifier always fails a check)
         batch = _conform(batch, table, table_name)
     if verdict.passed and main is not None:
-        before = table.scan(snapshot_id=main).to_arrow().cast(batch.schema)
-        published = pa.concat_tables([before, batch])
-        verdict = _evaluate(published.to_pandas(), policy, table_name, allow_draft)
+        published = snapshot_frame(table, main, engine, spark_master, extra=batch)
+        verdict = _evaluate(published, policy, table_name, allow_draft)
     if table is None:
         # a release never carries the policy's identifiers: nor does the table's schema
         kept = [f for f in batch.schema if f.name not in policy.identifiers]
@@ -620,8 +692,8 @@ def publish(
     table = table.refresh()
     try:
         # 3. audit: what was written, read back, passes the same check
-        branch_rows = table.scan(snapshot_id=staged.snapshot_id).to_arrow()
-        audited = _evaluate(branch_rows.to_pandas(), policy, table_name, allow_draft)
+        branch_rows = snapshot_frame(table, staged.snapshot_id, engine, spark_master)
+        audited = _evaluate(branch_rows, policy, table_name, allow_draft)
         if not (audited.passed and _same_outcome(audited, verdict)):
             failed = audited if not audited.passed else verdict.model_copy(update={"passed": False})
             table = remove_staged(table, staged, verdict_properties(failed))

@@ -14,7 +14,14 @@ from typing import Annotated
 
 import typer
 
-from privcheck.cli.options import AllowDraft, Encoding, reads_data, refuse_draft
+from privcheck.cli.options import (
+    AllowDraft,
+    Encoding,
+    Engine,
+    SparkMaster,
+    reads_data,
+    refuse_draft,
+)
 
 
 class PublishFormat(StrEnum):
@@ -63,6 +70,15 @@ def publish(
         PublishFormat,
         typer.Option("--format", "-f", help="text, or json (the Verdict)"),
     ] = PublishFormat.text,
+    engine: Annotated[
+        Engine,
+        typer.Option(
+            help="Where the table's rows are checked (main's with the batch, the audited "
+            "snapshot): pandas reads them into memory, the others read the snapshot's Parquet "
+            "files",
+        ),
+    ] = Engine.pandas,
+    spark_master: SparkMaster = "local[*]",
     allow_draft: AllowDraft = False,
     encoding: Encoding = "utf-8",
 ) -> None:
@@ -80,6 +96,8 @@ def publish(
             warehouse=warehouse,
             anonymize=anonymize,
             allow_draft=allow_draft,
+            engine=engine.value,
+            spark_master=spark_master,
         )
     except Exception as exc:  # the catalog's own refusals: one line, exit 2, as every refusal
         if not type(exc).__module__.startswith("pyiceberg"):

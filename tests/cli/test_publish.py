@@ -164,3 +164,11 @@ def test_anonymize(setup, tmp_path):
     # the release in main passes `privcheck check` with the same policy
     assert run_cli("check", checked, "-p", policy).returncode == 0
     assert len(released) <= len(pd.read_csv(bad))
+
+
+def test_engine_option(setup):
+    policy, good, bad, env, home = setup
+    for data, code in ((good, 0), (good, 0), (bad, 1)):
+        result = run_cli("publish", data, "-t", "a.b", "-p", policy, "--engine", "duckdb", env=env)
+        assert result.returncode == code, result.stderr
+    assert len(load(home, "a.b").scan().to_pandas()) == 18
