@@ -61,14 +61,19 @@ def default_store() -> tuple[str, Path]:
     if os.environ.get(STORE_ENV):
         return _store_type(Path(os.environ[STORE_ENV]))
     _sdk()
+    import yaml
     from datahub.cli import config_utils
-    from datahub.cli.lite_cli import LiteCliConfig, get_lite_config
+    from datahub.cli.lite_cli import LiteCliConfig
+    from datahub.lite.lite_util import LiteLocalConfig
 
-    config = LiteCliConfig().lite
+    config = LiteCliConfig.model_fields["lite"].default
     if os.path.isfile(config_utils.DATAHUB_CONFIG_PATH):
         try:
-            config = get_lite_config()
-        except Exception:  # a malformed ~/.datahubenv: the DataHub CLI falls back the same way
+            with open(config_utils.DATAHUB_CONFIG_PATH) as stream:
+                raw = yaml.safe_load(stream)
+            if isinstance(raw, dict) and raw.get("lite"):
+                config = LiteLocalConfig.model_validate(raw["lite"])
+        except Exception:  # a malformed ~/.datahubenv: the DataHub CLI's default store
             pass
     return config.type, Path(os.path.expanduser(config.config["file"]))
 
