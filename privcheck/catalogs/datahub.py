@@ -93,9 +93,16 @@ def _tags(global_tags: Any) -> list[str]:
     return [t.tag for t in (global_tags.tags if global_tags is not None else [])]
 
 
+def _names_role(tag: str) -> bool:
+    from privcheck.profiling.tags import DEFAULT_TAG_ROLES, normalise_tag, tag_role
+
+    return tag_role(tag, {normalise_tag(t): r for t, r in DEFAULT_TAG_ROLES.items()}) is not None
+
+
 def dataset_from_aspects(reference: str, schema: Any, editable: Any) -> CatalogDataset:
     """A dataset's columns (``schemaMetadata``) and the tags of each, from both the schema and
-    the editable schema (tags added in the UI)."""
+    the editable schema (tags added in the UI). A role tag added in the UI replaces the role
+    tags ingested with the schema: it is a person's decision about the column."""
     if schema is None:
         raise DataError(
             f"DataHub has no schema for {reference} (no schemaMetadata aspect): ingest the "
@@ -109,8 +116,12 @@ def dataset_from_aspects(reference: str, schema: Any, editable: Any) -> CatalogD
         tags.setdefault(name, []).extend(_tags(field.globalTags))
     for info in editable.editableSchemaFieldInfo if editable is not None else []:
         name = _simple_field(info.fieldPath)
-        if name in tags:  # (an edit of a field the schema no longer has is stale)
-            tags[name].extend(t for t in _tags(info.globalTags) if t not in tags[name])
+        if name not in tags:  # (an edit of a field the schema no longer has is stale)
+            continue
+        edited = _tags(info.globalTags)
+        if any(_names_role(t) for t in edited):  # a person's role tag beats the ingested one
+            tags[name] = [t for t in tags[name] if not _names_role(t)]
+        tags[name].extend(t for t in edited if t not in tags[name])
     return CatalogDataset(reference, columns, {c: t for c, t in tags.items() if t})
 
 
