@@ -48,7 +48,7 @@ GMS_TIMEOUT = 10.0
 def _sdk() -> None:
     """Import the DataHub SDK, or one line naming the extra that installs it."""
     try:
-        import datahub.emitter.mcp  # noqa: F401
+        import datahub.emitter.mcp
         import datahub.lite.lite_util  # noqa: F401
     except ImportError:
         raise missing_extra("acryl-datahub", "datahub") from None
@@ -76,6 +76,15 @@ def default_store() -> tuple[str, Path]:
         except Exception:  # a malformed ~/.datahubenv: the DataHub CLI's default store
             pass
     return config.type, Path(os.path.expanduser(config.config["file"]))
+
+
+def _short(exc: BaseException) -> str:
+    """An SDK or HTTP failure in a few words (urllib3 nests the cause in a long repr)."""
+    text = " ".join(str(exc).split())
+    for cause in ("Connection refused", "Name or service not known", "timed out", "401", "403"):
+        if cause in text:
+            return {"401": "401 Unauthorized", "403": "403 Forbidden"}.get(cause, cause)
+    return text[:160] + ("…" if len(text) > 160 else "") or type(exc).__name__
 
 
 def _store_type(path: Path) -> tuple[str, Path]:
@@ -217,7 +226,7 @@ class DataHubCatalog(Catalog):
 
         assert self.gms is not None
         try:
-            return DataHubGraph(
+            graph = DataHubGraph(
                 DatahubClientConfig(
                     server=self.gms,
                     token=os.environ.get(TOKEN_ENV) or None,
@@ -225,10 +234,11 @@ class DataHubCatalog(Catalog):
                     retry_max_times=1,
                 )
             )
+            graph.test_connection()
+            return graph
         except Exception as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise DataError(
-                f"cannot reach the DataHub server at {self.gms} ({first[:200]}); check the "
+                f"cannot reach the DataHub server at {self.gms} ({_short(exc)}); check the "
                 f"URL and ${TOKEN_ENV}"
             ) from None
 
@@ -341,7 +351,9 @@ class DataHubCatalog(Catalog):
                 for mcp in mcps:
                     graph.emit_mcp(mcp)
             except Exception as exc:
-                raise DataError(f"the DataHub server at {self.gms} refused the verdict: {exc}")
+                raise DataError(
+                    f"the DataHub server at {self.gms} refused the verdict: {_short(exc)}"
+                ) from None
             return
         from datahub.ingestion.api.common import PipelineContext, RecordEnvelope
         from datahub.ingestion.sink.datahub_lite import DataHubLiteSink
@@ -358,7 +370,9 @@ class DataHubCatalog(Catalog):
             sink.close()
         failures = list(sink.get_report().failures)
         if failures:
-            raise DataError(f"the DataHub Lite store {self.store} refused the verdict: {failures[0]}")
+            raise DataError(
+                f"the DataHub Lite store {self.store} refused the verdict: {failures[0]}"
+            )
 
 
 @hookimpl
