@@ -43,6 +43,10 @@ class RunResult:
     evaluated_at: int  # milliseconds since the epoch, as catalogs keep time
     run_id: str
     policy_digest: str | None = None
+    #: the whole verdict of the run passed (it also fails on identifier columns left in the
+    #: data, which no single model's result says)
+    verdict_passed: bool = True
+    identifiers_present: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,6 +59,8 @@ class RunResult:
             "evaluated_at": self.evaluated_at,
             "run_id": self.run_id,
             "policy_digest": self.policy_digest,
+            "verdict_passed": self.verdict_passed,
+            "identifiers_present": list(self.identifiers_present),
         }
 
 

@@ -155,6 +155,8 @@ def _result(urn: str, info: Any, event: Any) -> RunResult:
         evaluated_at=int(event.timestampMillis),
         run_id=event.runId,
         policy_digest=(info.customProperties or {}).get("privcheck.policy_digest"),
+        verdict_passed=native.get("verdict_passed", "true") == "true",
+        identifiers_present=tuple(i for i in native.get("identifiers_present", "").split(",") if i),
     )
 
 

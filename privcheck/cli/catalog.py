@@ -126,13 +126,15 @@ def status(
     holds, 1 if one failed, 2 when the catalog does not know the dataset."""
     catalog = _catalog(store, gms)
     results = catalog.latest_results(urn)
-    passed = all(r.passed for r in results)
+    passed = all(r.passed and r.verdict_passed for r in results)
+    identifiers = sorted({i for r in results for i in r.identifiers_present})
     if fmt == "json":
         typer.echo(
             json.dumps(
                 {
                     "dataset": urn,
                     "passed": passed,
+                    "identifiers_present": identifiers,
                     "run_id": results[0].run_id,
                     "evaluated_at": results[0].evaluated_at,
                     "models": [r.to_dict() for r in results],
@@ -146,5 +148,7 @@ def status(
         when = datetime.fromtimestamp(results[0].evaluated_at / 1000, UTC)
         lines = [f"{_mark(passed)} {urn} (checked {when:%Y-%m-%d %H:%M:%S} UTC)"]
         lines += [f"  {_mark(r.passed)} {r.summary}" for r in results]
+        if identifiers:
+            lines.append(f"  FAIL identifiers present: {', '.join(identifiers)}")
         typer.echo("\n".join(lines))
     raise typer.Exit(0 if passed else 1)

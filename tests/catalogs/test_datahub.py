@@ -124,6 +124,15 @@ def seed(store: Path) -> None:
             "personal",
             {"zip": [QI], "age": ["urn:li:tag:PersonalData.Personal"], "disease": [SENSITIVE]},
         ),
+        *_dataset(
+            "named",
+            {
+                "name": ["urn:li:tag:PII:Identifier"],
+                "zip": [QI],
+                "age": [QI],
+                "disease": [SENSITIVE],
+            },
+        ),
         *_dataset("narrow", {"zip": [QI], "disease": [SENSITIVE]}),
     ]
     for mcp in mcps:
@@ -525,3 +534,20 @@ def test_reading_a_store_never_writes_it(world):
     with pytest.raises(DataError, match="no privcheck result"):
         DataHubCatalog(store=world["store"]).latest_results(urn("passing"))
     assert _digest(world["store"]) == before
+
+
+def test_status_fails_when_identifiers_are_left_although_every_model_holds(world, cli, tmp_path):
+    rows = [(f"person {i}", *row) for i, row in enumerate(PASSING_ROWS)]
+    data = _csv(tmp_path / "named.csv", ["name", "zip", "age", "disease"], rows)
+    ran = cli(
+        "catalog", "check", urn("named"), data, "--policy", world["base.yaml"],
+        "--store", world["store"], "--format", "json", env=_env(world),
+    )  # fmt: skip
+    assert ran.returncode == 1, ran.stderr
+    verdict = json.loads(ran.stdout)
+    assert all(m["passed"] for m in verdict["models"]) and verdict["identifiers_present"] == [
+        "name"
+    ]
+    status = cli("catalog", "status", urn("named"), "--store", world["store"], env=_env(world))
+    assert status.returncode == 1, status.stderr
+    assert status.stdout.splitlines()[-1] == "  FAIL identifiers present: name"
