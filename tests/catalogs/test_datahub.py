@@ -551,3 +551,49 @@ def test_status_fails_when_identifiers_are_left_although_every_model_holds(world
     status = cli("catalog", "status", urn("named"), "--store", world["store"], env=_env(world))
     assert status.returncode == 1, status.stderr
     assert status.stdout.splitlines()[-1] == "  FAIL identifiers present: name"
+
+
+def test_allow_draft_runs_a_draft_and_says_so(world, cli):
+    ran = cli(
+        "catalog", "check", urn("personal"), world["passing"], "--policy", world["base.yaml"],
+        "--store", world["store"], "--allow-draft", "--format", "json", env=_env(world),
+    )  # fmt: skip
+    assert ran.returncode in (0, 1), ran.stderr
+    verdict = json.loads(ran.stdout)
+    assert verdict["draft"] is True and verdict["open_reviews"] == ["age"]
+    (stored,) = {
+        s["event"].result.nativeResults["draft"]
+        for s in _assertions(world["store"], urn("personal")).values()
+    }
+    assert stored == "true"
+
+
+def test_the_store_from_the_environment_and_the_text_report(world, cli):
+    env = {**_env(world), "PRIVCHECK_DATAHUB_STORE": str(world["store"])}
+    ran = cli(
+        "catalog",
+        "check",
+        urn("passing"),
+        world["passing"],
+        "--policy",
+        world["base.yaml"],
+        env=env,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines()[0] == f"PASS {urn('passing')} (18 records)"
+    assert ran.stdout.splitlines()[1].startswith("  PASS k-anonymity (k=2) holds: class size 3")
+    assert f"to DataHub at {world['store']}" in ran.stderr
+    assert len(_assertions(world["store"], urn("passing"))) == 2
+    assert not (world["home"] / ".datahub").exists()  # the user's own store untouched
+
+
+def test_a_tagged_column_the_data_lacks_is_left_out_with_a_note(world):
+    dataset = DataHubCatalog(store=world["store"]).read_dataset(urn("contradicting"))
+    policy, notes = tagged_policy(
+        dataset, load_policy(world["base.yaml"]), ["zip", "age", "disease"]
+    )
+    assert "birth" not in policy.attributes
+    assert notes == [
+        "column 'birth' is tagged insensitive in the catalog but the data has no such column: "
+        "left out of the check"
+    ]
