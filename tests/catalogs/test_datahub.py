@@ -584,7 +584,7 @@ def test_the_store_from_the_environment_and_the_text_report(world, cli):
     assert ran.stdout.splitlines()[1].startswith("  PASS k-anonymity (k=2) holds: class size 3")
     assert f"to DataHub at {world['store']}" in ran.stderr
     assert len(_assertions(world["store"], urn("passing"))) == 2
-    assert not (world["home"] / ".datahub").exists()  # the user's own store untouched
+    assert not (world["home"] / ".datahub" / "lite").exists()  # the default store untouched
 
 
 def test_a_tagged_column_the_data_lacks_is_left_out_with_a_note(world):
