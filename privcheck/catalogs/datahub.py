@@ -25,11 +25,13 @@ walks back).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from privcheck.catalogs.base import Catalog, CatalogDataset, RunResult, missing_extra
-from privcheck.errors import DataError
+from privcheck.errors import DataError, PrivcheckError
 from privcheck.hookspecs import hookimpl
 
 if TYPE_CHECKING:
@@ -247,6 +249,25 @@ class DataHubCatalog(Catalog):
     # ------------------------------------------------------------------ read
 
     def read_dataset(self, reference: str) -> CatalogDataset:
+        with self._reading():
+            return self._read_dataset(reference)
+
+    def latest_results(self, reference: str) -> list[RunResult]:
+        with self._reading():
+            return self._latest_results(reference)
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """A store that is not a DataHub Lite database, a server that refuses the token: one
+        line naming the catalog, never the SDK's traceback."""
+        try:
+            yield
+        except PrivcheckError:
+            raise
+        except Exception as exc:
+            raise DataError(f"cannot read DataHub at {self.location()}: {_short(exc)}") from None
+
+    def _read_dataset(self, reference: str) -> CatalogDataset:
         from datahub.metadata.schema_classes import (
             EditableSchemaMetadataClass,
             SchemaMetadataClass,
@@ -279,7 +300,7 @@ class DataHubCatalog(Catalog):
             reference, found.get("schemaMetadata"), found.get("editableSchemaMetadata")
         )
 
-    def latest_results(self, reference: str) -> list[RunResult]:
+    def _latest_results(self, reference: str) -> list[RunResult]:
         if self.gms is not None:
             return latest_run(self._gms_results(reference), reference)
         lite = self._open_lite()

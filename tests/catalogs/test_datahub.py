@@ -597,3 +597,15 @@ def test_a_tagged_column_the_data_lacks_is_left_out_with_a_note(world):
         "column 'birth' is tagged insensitive in the catalog but the data has no such column: "
         "left out of the check"
     ]
+
+
+def test_a_store_that_is_not_a_datahub_database_exits_2(world, cli, tmp_path):
+    garbage = tmp_path / "garbage.db"
+    garbage.write_text("not a database\n")
+    for args in (
+        ("check", urn("passing"), world["passing"], "--policy", world["base.yaml"]),
+        ("status", urn("passing")),
+    ):
+        run = cli("catalog", *args, "--store", garbage, env=_env(world))
+        assert "cannot read DataHub at" in _one_line_exit_2(run)
+    assert garbage.read_text() == "not a database\n"
