@@ -90,6 +90,24 @@ def _short(exc: BaseException) -> str:
 
 
 def _store_type(path: Path) -> tuple[str, Path]:
+    """The Lite implementation of a store file: by its header when it exists (an SQLite file
+    starts with ``SQLite format 3``, a DuckDB file carries ``DUCK`` at byte 8), else by its
+    suffix (``.duckdb``: DuckDB). A folder names the store inside it, as the DataHub CLI lays
+    it out (``datahub.db``, or ``datahub.duckdb`` when only that exists)."""
+    if path.is_dir():
+        duck = path / "datahub.duckdb"
+        path = (
+            duck if duck.is_file() and not (path / "datahub.db").is_file() else path / "datahub.db"
+        )
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(16)
+    except OSError:
+        head = b""
+    if head.startswith(b"SQLite format 3"):
+        return "sqlite", path
+    if head[8:12] == b"DUCK":
+        return "duckdb", path
     return ("duckdb" if path.suffix.lower() == ".duckdb" else "sqlite"), path
 
 

@@ -100,10 +100,10 @@ def _dataset(
     return out
 
 
-def seed(store: Path) -> None:
-    """Three datasets through the real datahub-lite sink: tags in the schema and in the UI."""
+def seed(store: Path, kind: str = "sqlite") -> None:
+    """The datasets, through the real datahub-lite sink: tags in the schema and in the UI."""
     sink = DataHubLiteSink.create(
-        {"type": "sqlite", "config": {"file": str(store)}}, PipelineContext(run_id="seed")
+        {"type": kind, "config": {"file": str(store)}}, PipelineContext(run_id="seed")
     )
     mcps = [
         # zip tagged at ingestion, age and disease in the UI (editableSchemaMetadata)
@@ -186,10 +186,10 @@ def _env(world) -> dict[str, str]:
     return {"HOME": str(world["home"]), "DATAHUB_TELEMETRY_ENABLED": "false"}
 
 
-def _assertions(store: Path, dataset: str) -> dict[str, dict]:
+def _assertions(store: Path, dataset: str, kind: str = "sqlite") -> dict[str, dict]:
     """The store's privcheck assertions of ``dataset``, read back with the DataHub SDK."""
     lite = get_datahub_lite(
-        {"type": "sqlite", "config": {"file": str(store), "read_only": True}}, read_only=True
+        {"type": kind, "config": {"file": str(store), "read_only": True}}, read_only=True
     )
     try:
         out = {}
@@ -609,3 +609,17 @@ def test_a_store_that_is_not_a_datahub_database_exits_2(world, cli, tmp_path):
         run = cli("catalog", *args, "--store", garbage, env=_env(world))
         assert "cannot read DataHub at" in _one_line_exit_2(run)
     assert garbage.read_text() == "not a database\n"
+
+
+def test_a_duckdb_store_is_recognised_by_its_header(world, cli, tmp_path):
+    """DataHub Lite's other back-end: a DuckDB file (named .db here: the header decides)."""
+    store = tmp_path / "duck" / "datahub.db"
+    store.parent.mkdir()
+    seed(store, "duckdb")
+    ran = cli(
+        "catalog", "check", urn("failing"), world["failing"], "--policy", world["base.yaml"],
+        "--store", store.parent, "--format", "json", env=_env(world),
+    )  # fmt: skip
+    assert ran.returncode == 1, ran.stderr
+    stored = _assertions(store, urn("failing"), "duckdb")
+    assert {s["event"].result.type for s in stored.values()} == {"FAILURE"} and len(stored) == 2
