@@ -623,3 +623,21 @@ def test_a_duckdb_store_is_recognised_by_its_header(world, cli, tmp_path):
     assert ran.returncode == 1, ran.stderr
     stored = _assertions(store, urn("failing"), "duckdb")
     assert {s["event"].result.type for s in stored.values()} == {"FAILURE"} and len(stored) == 2
+
+
+def test_status_reports_the_latest_policy_only(world, tmp_path):
+    """A changed policy is a new assertion (other parameters); status shows the latest run."""
+    from privcheck.catalogs.tagged import check_in_catalog
+
+    catalog = DataHubCatalog(store=world["store"])
+    first, _ = check_in_catalog(catalog, urn("failing"), world["failing"], world["base.yaml"])
+    stricter = tmp_path / "k3.yaml"
+    stricter.write_text(BASE.replace("k: 2", "k: 3"))
+    second, _ = check_in_catalog(catalog, urn("failing"), world["failing"], stricter)
+    assert len(_assertions(world["store"], urn("failing"))) == 3  # k=2, k=3, the same l-diversity
+    latest = catalog.latest_results(urn("failing"))
+    assert [(r.model, r.params) for r in latest] == [
+        ("k-anonymity", {"k": 3}),
+        ("l-diversity", {"attribute": "disease", "variant": "distinct", "l": 2.0}),
+    ]
+    assert {r.policy_digest for r in latest} == {second.policy_digest} != {first.policy_digest}
