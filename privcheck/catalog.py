@@ -76,10 +76,20 @@ def _native(m: ModelVerdict) -> dict[str, str]:
 # --------------------------------------------------------------------------- DataHub
 
 
-def datahub_assertion_urn(dataset_urn: str, m: ModelVerdict) -> str:
-    """A stable assertion URN per (dataset, model, parameters): reruns update the same one."""
-    key = json.dumps([dataset_urn, m.model, m.params], sort_keys=True)
+def assertion_urn(dataset_urn: str, model: str, params: dict[str, Any]) -> str:
+    """privcheck's one DataHub assertion URN scheme: ``urn:li:assertion:privcheck-`` + the
+    first 32 hex digits of sha256 over the JSON of ``[dataset URN, model name, model
+    parameters]`` (keys sorted). Every writer uses it — ``to_datahub``, ``privcheck catalog
+    check`` and the GX plugin's ``privcheck_gx.datahub`` — so one check of one dataset is one
+    assertion whoever records it, and a rerun adds a run event to its history."""
+    key = json.dumps([dataset_urn, model, params], sort_keys=True)
     return "urn:li:assertion:privcheck-" + hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def datahub_assertion_urn(dataset_urn: str, m: ModelVerdict) -> str:
+    """A stable assertion URN per (dataset, model, parameters): reruns update the same one
+    (``assertion_urn``)."""
+    return assertion_urn(dataset_urn, m.model, m.params)
 
 
 def _mcp(urn: str, aspect_name: str, aspect: dict[str, Any]) -> dict[str, Any]:
@@ -151,6 +161,11 @@ def to_datahub(
                 "summary": _summary(verdict, m),
                 "draft": "true" if verdict.draft else "false",
                 "privcheck_version": verdict.privcheck_version,
+                # the whole verdict, which also fails on identifier columns left in the data
+                # or too many suppressed records: no model's assertion says that on its own
+                "verdict_passed": "true" if verdict.passed else "false",
+                "identifiers_present": ",".join(verdict.identifiers_present),
+                "suppression_ok": "true" if verdict.suppression_ok else "false",
             },
         }
         if isinstance(m.value, int | float):  # (a [min, max] pair has no single aggregate)

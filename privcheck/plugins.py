@@ -58,7 +58,11 @@ BUILTIN_ANONYMIZERS: tuple[str, ...] = (
 BUILTIN_RISK_MEASURES: tuple[str, ...] = ("privcheck.risk.measures",)
 BUILTIN_OUTPUT_FORMATS: tuple[str, ...] = ("privcheck.output_formats",)
 #: catalog back-ends (each imports its SDK only when used)
-BUILTIN_CATALOGS: tuple[str, ...] = ("privcheck.catalogs.iceberg",)
+BUILTIN_CATALOGS: tuple[str, ...] = (
+    "privcheck.catalogs.datahub",
+    "privcheck.catalogs.iceberg",
+    "privcheck.catalogs.openmetadata",
+)
 BUILTIN_PLUGINS: tuple[str, ...] = (
     BUILTIN_MODELS
     + BUILTIN_ANONYMIZERS

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from privcheck.errors import DataError
 
@@ -27,6 +27,41 @@ class CatalogDataset:
     reference: str
     columns: list[str]
     tags: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One model's latest result as a catalog stores it (``privcheck catalog status``): the
+    assertion it belongs to, when and in which run it was evaluated, and what it said."""
+
+    assertion: str
+    model: str
+    params: dict[str, Any]
+    passed: bool
+    value: str
+    summary: str
+    evaluated_at: int  # milliseconds since the epoch, as catalogs keep time
+    run_id: str
+    policy_digest: str | None = None
+    #: the whole verdict of the run passed (it also fails on identifier columns left in the
+    #: data, which no single model's result says)
+    verdict_passed: bool = True
+    identifiers_present: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "assertion": self.assertion,
+            "model": self.model,
+            "params": self.params,
+            "passed": self.passed,
+            "value": self.value,
+            "summary": self.summary,
+            "evaluated_at": self.evaluated_at,
+            "run_id": self.run_id,
+            "policy_digest": self.policy_digest,
+            "verdict_passed": self.verdict_passed,
+            "identifiers_present": list(self.identifiers_present),
+        }
 
 
 def missing_extra(package: str, extra: str) -> DataError:
@@ -53,3 +88,9 @@ class Catalog(ABC):
     @abstractmethod
     def write_verdict(self, reference: str, verdict: Verdict) -> None:
         """Record ``verdict`` against the dataset, where the catalog shows quality results."""
+
+    def latest_results(self, reference: str) -> list[RunResult]:
+        """The results of the latest privcheck run recorded against ``reference``, one per
+        model; ``DataError`` when the catalog does not know ``reference`` or holds no result
+        for it. A back-end that only writes (a payload builder) says so."""
+        raise DataError(f"the {self.name} catalog back-end cannot read results back")

@@ -1,5 +1,5 @@
 """The ``privcheck`` command: check, anonymize, compare, risk, apply, hook, init, schema, plugins,
-publish, demo.
+publish, demo, catalog (check|status).
 
 Exit codes: 0 every model holds, 1 some model is violated, 2 bad input (one line on stderr naming
 the problem; never a traceback). Global options: ``--verbose`` logs what was computed (timings,
@@ -19,6 +19,7 @@ import typer
 from privcheck.cli import (
     anonymize,
     apply,
+    catalog,
     check,
     compare,
     demo,
@@ -53,6 +54,7 @@ app.command()(schema.schema)
 app.command()(plugins.plugins)
 app.command()(publish.publish)
 app.command()(demo.demo)
+app.add_typer(catalog.app)
 
 
 def main() -> None:
