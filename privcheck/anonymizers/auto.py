@@ -41,21 +41,10 @@ from privcheck.plugins import anonymizer_registry, model_registry
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport
 from privcheck.risk.population.prosecutor import policy_k, prosecutor_risk
+from privcheck.utility.ranking import COMMON_METRICS, comparison_metric  # noqa: F401
 
 #: the candidates, in the order that breaks ties
 CANDIDATES = ("mingen", "mondrian", "local-suppression", "safepub")
-#: metrics that describe every kind of release (lower is better for each)
-COMMON_METRICS = ("loss", "discernibility", "aecs")
-
-
-def comparison_metric(policy: Policy) -> str:
-    """The metric candidates are compared by: the policy's, if it set one every candidate
-    reports, else ``loss``."""
-    if "metric" in policy.model_fields_set and policy.metric in COMMON_METRICS:
-        return policy.metric
-    return "loss"
-
-
 def applies_to(name: str, policy: Policy) -> str | None:
     """Why a candidate is not tried for this policy (None: it is tried)."""
     registry = model_registry()
