@@ -110,6 +110,26 @@ def baseline(
     return Baseline(original, policy, encoded, target, test_share, seed)
 
 
+def require_release(release: pd.DataFrame, policy: Policy, n_original: int) -> None:
+    """Refuse, with the fix, a table that cannot be a release of the original under
+    ``policy``: a quasi-identifier column missing, or more rows than the original."""
+    qis = policy.quasi_identifiers
+    if not qis:
+        raise DataError("the policy names no quasi-identifier; there is nothing to compare")
+    missing = [q for q in qis if q not in release.columns]
+    if missing:
+        raise DataError(
+            f"the release has no column {missing[0]!r} (a quasi-identifier of the policy); "
+            "compare a release made under this policy"
+        )
+    r = len(release)
+    if r > n_original:
+        raise DataError(
+            f"the release has {r} rows and the original {n_original}: a release holds at most "
+            "the original's records; compare a release of this original"
+        )
+
+
 def recoding(
     original: pd.DataFrame,
     release: pd.DataFrame,
@@ -121,21 +141,8 @@ def recoding(
 ) -> Recoding:
     """Resolve every quasi-identifier cell of ``release`` against ``original``: cell by cell when
     the rows are aligned, else from the release's labels (``aligned_only``: raise instead)."""
-    qis = policy.quasi_identifiers
-    if not qis:
-        raise DataError("the policy names no quasi-identifier; there is nothing to compare")
-    missing = [q for q in qis if q not in release.columns]
-    if missing:
-        raise DataError(
-            f"the release has no column {missing[0]!r} (a quasi-identifier of the policy); "
-            "compare a release made under this policy"
-        )
+    require_release(release, policy, len(original))
     n, r = len(original), len(release)
-    if r > n:
-        raise DataError(
-            f"the release has {r} rows and the original {n}: a release holds at most the "
-            "original's records; compare a release of this original"
-        )
     if encoded is None:
         encoded = encode(original, policy, sensitive=[])
     originals = originals or {}
@@ -271,6 +278,7 @@ def compare_releases(
                 f"the release {name} has no records (a header only?): an empty release is not "
                 "a pass, and nothing can be measured on it; compare releases that hold records"
             )
+        require_release(frame, policy, len(original))  # (before the check reads it)
         frame = categorized(frame)
         verdict = release_verdict(frame, policy, n_original=len(original))
         row = measure(base, frame, verdict.classes)
