@@ -45,6 +45,8 @@ from privcheck.utility.ranking import COMMON_METRICS, comparison_metric  # noqa:
 
 #: the candidates, in the order that breaks ties
 CANDIDATES = ("mingen", "mondrian", "local-suppression", "safepub")
+
+
 def applies_to(name: str, policy: Policy) -> str | None:
     """Why a candidate is not tried for this policy (None: it is tried)."""
     registry = model_registry()
@@ -170,7 +172,7 @@ class Auto(Anonymizer):
                         suppressed_cells=plan.suppressed_cells,
                         seconds=round(plan.seconds, 4),
                         risk=(
-                            None
+                            finished_risk(candidate, plan)
                             if plan.class_sizes is None
                             else prosecutor_risk(plan.class_sizes, plan.class_records, k)
                         ),
@@ -229,6 +231,16 @@ class Auto(Anonymizer):
             )
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
+
+
+def finished_risk(candidate: Anonymizer, plan: Plan) -> dict[str, float] | None:
+    """The risk a candidate without class sizes leaves (SafePub): when it plans by
+    ``Anonymizer.plan``'s default, its release is already made and ``release()`` only hands it
+    back, so the finished report's ``risk_after`` is read at no cost (None otherwise)."""
+    if type(candidate).plan is not Anonymizer.plan:
+        return None
+    after = plan.release()[1].risk_after
+    return None if after is None else after.model_dump()
 
 
 def engine_reason(cls: type[Anonymizer], lower: tuple[int, ...] | None) -> str | None:
