@@ -165,9 +165,9 @@ def _render(result: dict, names: list[str], wide: bool, n_records: int | None) -
     entries = result["releases"]
     has = {k for e in entries for k in e}
     has |= {"risk." + k for e in entries for k in e.get("risk") or {}}
-    if wide:
-        keys = [k for k in COLUMNS if k in has]
-        risk_keys: list[str] = []
+    if wide:  # every measure; the risk in its own table, after the original's ("before")
+        keys = [k for k in COLUMNS if k in has and not k.startswith("risk.")]
+        risk_keys = [k for k in COLUMNS if k in has and k.startswith("risk.")]
     else:
         keys = [k for k in UTILITY_DEFAULT if k in has]
         risk_keys = [k for k in RISK_DEFAULT if k in has]
