@@ -41,7 +41,7 @@ from privcheck.plugins import anonymizer_registry, model_registry
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport
 from privcheck.risk.population.prosecutor import policy_k, prosecutor_risk
-from privcheck.utility.ranking import COMMON_METRICS, comparison_metric  # noqa: F401
+from privcheck.utility.ranking import COMMON_METRICS, comparison_metric, rank_key  # noqa: F401
 
 #: the candidates, in the order that breaks ties
 CANDIDATES = ("mingen", "mondrian", "local-suppression", "safepub")
@@ -203,7 +203,7 @@ class Auto(Anonymizer):
             raise PolicyError(f"no algorithm can release this table under the policy ({why})")
         order = {name: i for i, name in enumerate(CANDIDATES)}
         ranked = sorted(
-            plans, key=lambda n: (plans[n].metrics[metric], plans[n].n_suppressed, order[n])
+            plans, key=lambda n: rank_key(plans[n].metrics[metric], plans[n].n_suppressed, order[n])
         )
         for chosen in ranked:
             try:

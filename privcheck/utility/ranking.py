@@ -42,9 +42,15 @@ def metric_reason(policy: Policy) -> str:
     )
 
 
+#: significant digits a metric is compared to: the same figure computed two ways (an
+#: anonymizer's class tables, ``compare``'s cells) differs in its last bits, and must tie
+SIGNIFICANT = 12
+
+
 def rank_key(metric_value: float, n_suppressed: int, position: int) -> tuple[float, int, int]:
-    """Sort key of a release: least metric, then fewest suppressed records, then first given."""
-    return (float(metric_value), int(n_suppressed), int(position))
+    """Sort key of a release: least metric (to ``SIGNIFICANT`` digits), then fewest suppressed
+    records, then first given (``auto``: its candidates' order)."""
+    return (float(f"{float(metric_value):.{SIGNIFICANT}g}"), int(n_suppressed), int(position))
 
 
 def best_index(values: Sequence[float], suppressed: Sequence[int]) -> int | None:

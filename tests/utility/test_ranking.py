@@ -77,6 +77,10 @@ def test_ties_go_to_fewer_suppressed_records_then_the_first_given() -> None:
     assert best_index([2.0, 1.0, 1.0], [0, 3, 3]) == 1
     assert best_index([1.0, 1.0, 1.0], [2, 1, 1]) == 1
     assert rank_key(1.0, 2, 0) < rank_key(1.0, 3, 0) < rank_key(1.5, 0, 0)
+    # the same loss computed two ways (auto's class tables, compare's cells) ties
+    assert best_index([0.39666666666666667, 0.3966666666666666], [0, 0]) == 0
+    assert best_index([0.3966666666666667, 0.39666666666666656], [1, 0]) == 1
+    assert best_index([0.4, 0.4 - 1e-9], [0, 0]) == 1  # a real difference still counts
 
 
 def test_auto_reexports_the_shared_metric() -> None:
