@@ -271,3 +271,43 @@ def test_the_original_is_the_before_row_of_the_risk(cli, tmp_path: Path) -> None
     assert f"{before['risk']['highest']:.4f}" in risk[4]
     assert "compared by aecs (the policy's metric)" in text
     assert "recommended: release.csv — least aecs" in text
+
+
+@pytest.mark.parametrize("mode", ["star", "remove"])
+def test_the_cli_recommends_the_file_auto_wrote(cli, tmp_path: Path, mode) -> None:
+    """As a user runs them: ``anonymize -a auto --report`` and each candidate alone, written
+    shuffled (under ``remove`` their suppressed records left out), then ``compare`` of the
+    files: the recommended file is the chosen candidate's, under each metric."""
+    rows, qis, k, _ = TABLES[0]
+    data = tmp_path / "adult.csv"
+    adult(rows, [*qis, "occupation"]).to_csv(data, index=False)
+    for metric in COMMON_METRICS:
+        path = adult_policy(
+            tmp_path,
+            qis,
+            k,
+            metric,
+            suppressed_records=mode,
+            models=[
+                {"model": "k-anonymity", "k": k},
+                {"model": "l-diversity", "variant": "distinct", "l": 2, "attribute": "occupation"},
+            ],
+        )
+        spec = yaml.safe_load(path.read_text())
+        spec["attributes"]["occupation"] = {"role": "sensitive"}
+        path.write_text(yaml.safe_dump(spec))
+        report = tmp_path / f"auto-{metric}.json"
+        res = cli("anonymize", data, "-p", path, "-o", tmp_path / "auto.csv", "--report", report)
+        assert res.returncode == 0, res.stderr
+        chosen = json.loads(report.read_text())["chosen"]
+        files = []
+        for name in ("mingen", "mondrian"):  # (local suppression cannot enforce l-diversity)
+            out = tmp_path / f"{name}-{metric}.csv"
+            res = cli("anonymize", data, "-p", path, "-a", name, "-o", out, "--seed", "5")
+            assert res.returncode == 0, res.stderr
+            files.append(out)
+        res = cli("compare", data, *files, "-p", path, "-f", "json")
+        assert res.returncode == 0, res.stderr
+        result = json.loads(res.stdout)
+        assert result["compared_by"] == metric
+        assert result["recommended"] == str(tmp_path / f"{chosen}-{metric}.csv"), (metric, chosen)
