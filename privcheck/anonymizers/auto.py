@@ -39,9 +39,9 @@ from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.plugins import anonymizer_registry, model_registry
 from privcheck.policy import Policy
+from privcheck.ranking import COMMON_METRICS, comparison_metric, rank_key  # noqa: F401
 from privcheck.report import AnonymizationReport
 from privcheck.risk.population.prosecutor import policy_k, prosecutor_risk
-from privcheck.utility.ranking import COMMON_METRICS, comparison_metric, rank_key  # noqa: F401
 
 #: the candidates, in the order that breaks ties
 CANDIDATES = ("mingen", "mondrian", "local-suppression", "safepub")

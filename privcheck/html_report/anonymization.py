@@ -306,9 +306,9 @@ def candidate_outcome(c: dict[str, Any], chosen: str | None) -> str:
 
 def choice_sentence(r: AnonymizationReport) -> str:
     """Why the chosen candidate was written, in one sentence: the metric auto compares by and
-    the rule that decided (``privcheck.utility.ranking.rank_key``: least metric, then fewest
+    the rule that decided (``privcheck.ranking.rank_key``: least metric, then fewest
     suppressed records, then auto's order), against the runner-up."""
-    from privcheck.utility.ranking import rank_key
+    from privcheck.ranking import rank_key
 
     cands = r.candidates or []
     by = {c.get("algorithm"): c for c in cands}

@@ -25,10 +25,10 @@ import pandas as pd
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import DataError
 from privcheck.policy import Policy
+from privcheck.ranking import best_index, comparison_metric, metric_reason
 from privcheck.utility import MEASURES
 from privcheck.utility.class_sizes import ClassCounts
 from privcheck.utility.classification import classification_utility, original_accuracy
-from privcheck.utility.ranking import best_index, comparison_metric, metric_reason
 from privcheck.utility.recoding import (
     ORIGINAL_KEYS,
     Misaligned,
@@ -256,7 +256,7 @@ def compare_releases(
     ``passed`` (``privcheck.utility.risk``: the records a release leaves out count against the
     suppression limit), and the ``recommended`` release — among those that pass the policy, the
     least of the metric ``--algorithm auto`` compares by (``compared_by``,
-    ``utility.ranking.comparison_metric``), ties to fewer suppressed records, then to the first
+    ``privcheck.ranking.comparison_metric``), ties to fewer suppressed records, then to the first
     given (None when none passes). ``before``: the original's own classes and risk, the row a
     release's risk is read against. A release without records is an input error, as an empty
     table is to ``check``.
@@ -333,7 +333,7 @@ def categorized(frame: pd.DataFrame) -> pd.DataFrame:
 
 def recommend(entries: list[dict[str, Any]], metric: str = "loss") -> str | None:
     """The release ``auto`` would choose among those that pass: the least ``metric``, then the
-    fewest suppressed records, then the first given (``utility.ranking.rank_key``)."""
+    fewest suppressed records, then the first given (``privcheck.ranking.rank_key``)."""
     passing = [e for e in entries if e["passed"]]
     index = best_index([e[metric] for e in passing], [e.get("n_suppressed", 0) for e in passing])
     return None if index is None else passing[index]["release"]

@@ -7,8 +7,9 @@ The metric is the policy's ``metric`` when it is one every kind of release repor
 describe only full-domain nodes (a Mondrian range or a blanked cell has no level). Lower is better
 for each. Ties go to fewer suppressed records, then to the order the releases were given in.
 
-This module is Utility-layer: it imports nothing from ``privcheck.anonymizers`` or
-``privcheck.engines`` (``auto`` imports it, not the other way round).
+It sits beside ``privcheck.classes`` and imports only the policy — nothing from
+``privcheck.anonymizers``, ``privcheck.engines`` or the ``privcheck.utility`` package (whose
+measures an ``anonymize`` without a ``utility`` section never loads); ``auto`` imports it.
 """
 
 from __future__ import annotations

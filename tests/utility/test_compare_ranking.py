@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from privcheck.policy import load_policy
-from privcheck.utility.ranking import (
+from privcheck.ranking import (
     COMMON_METRICS,
     best_index,
     comparison_metric,
