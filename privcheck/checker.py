@@ -396,6 +396,24 @@ def starred_rows(frame: pd.DataFrame, policy: Policy) -> np.ndarray | None:
     return star
 
 
+def released_rows(frame: Any, policy: Policy, weight: str | None = None) -> tuple[Any, Any, int]:
+    """The one reading of a release's rows that ``check``, ``compare`` and an anonymizer's
+    re-check share: (the rows judged as equivalence classes, the ``starred_rows`` mask or None,
+    the suppressed records). Under ``suppressed_records: star`` the rows whose every
+    quasi-identifier reads ``*`` are suppressed records (weighted by ``weight`` on an engine's
+    counts) and leave the classes; under ``remove`` every row is in a class — an all-``*`` row
+    too (local suppression's all-``*`` class)."""
+    star = starred_rows(frame, policy)
+    if star is None:
+        return frame, None, 0
+    n_suppressed = int(star.sum()) if weight is None else int(frame.loc[star, weight].sum())
+    if is_arrow(frame):
+        import pyarrow as pa
+
+        return frame.filter(pa.array(~star)), star, n_suppressed
+    return frame[~star].reset_index(drop=True), star, n_suppressed
+
+
 def suppression_limit_records(policy: Policy, n_rows: int) -> int:
     """The suppression limit in records, as the anonymizers compute it (floor of limit · N)."""
     return int(np.floor(policy.suppression_limit * n_rows + 1e-9))
@@ -482,16 +500,7 @@ def check(
     note = repeated_people(frame, policy) if agg is None else None
     n_rows = len(frame) if weight is None else int(frame[weight].sum())
     refuse_nested(frame, policy)  # (before '*' is looked for in a column of lists)
-    star = starred_rows(frame, policy)
-    n_suppressed = 0
-    if star is not None:
-        n_suppressed = int(star.sum()) if weight is None else int(frame.loc[star, weight].sum())
-        if is_arrow(frame):
-            import pyarrow as pa
-
-            frame = frame.filter(pa.array(~star))
-        else:
-            frame = frame[~star].reset_index(drop=True)
+    frame, star, n_suppressed = released_rows(frame, policy, weight)
     big = len(frame) >= PROGRESS_MIN_RECORDS
     with progress(3, "checking", enabled=None if big else False) as bar:
         t = time.perf_counter()

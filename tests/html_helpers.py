@@ -174,3 +174,46 @@ def charts(html: str) -> list[dict]:
     parser.feed(html)
     parser.close()
     return parser.charts
+
+
+#: measures, in the page as the browser laid it out, every element that reaches past the
+#: window's right edge or scrolls sideways (every <details> opened first); the result lands in
+#: the DOM Chromium dumps
+_OVERFLOW_PROBE = """<script>
+document.querySelectorAll('details').forEach(d => { d.open = true; });
+const W = document.documentElement.clientWidth, bad = [];
+const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '');
+for (const el of document.querySelectorAll('body *')) {
+  if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) continue;
+  if (r.right > W + 0.5) bad.push(name(el) + ' ends at ' + Math.round(r.right) + ' px: '
+    + (el.textContent || '').trim().slice(0, 40));
+  if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible')
+    bad.push(name(el) + ' scrolls sideways: ' + el.scrollWidth + ' > ' + el.clientWidth);
+}
+document.body.setAttribute('data-probe-width', String(W));
+document.body.setAttribute('data-probe-overflow', JSON.stringify(bad));
+</script>"""
+
+
+def clipped(page: Path, width: int, tmp_path: Path) -> tuple[int, list[str]]:
+    """(the layout width Chromium used, the elements of ``page`` that do not fit a window
+    ``width`` pixels wide): a copy of the page with a measuring script, laid out by headless
+    Chromium, its DOM dumped."""
+    import html as html_lib
+    import re
+
+    probe = tmp_path / f"{page.stem}-probe-{width}.html"
+    probe.write_text(
+        page.read_text(encoding="utf-8").replace("</body>", _OVERFLOW_PROBE + "</body>"),
+        encoding="utf-8",
+    )
+    res = chromium(
+        "--hide-scrollbars", f"--window-size={width},900", "--dump-dom", probe.as_uri(),
+        tmp_path=tmp_path, offline=True,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr[-2000:]
+    found = re.search(r'data-probe-width="(\d+)" data-probe-overflow="([^"]*)"', res.stdout)
+    assert found, res.stdout[-2000:]
+    return int(found.group(1)), json.loads(html_lib.unescape(found.group(2)))

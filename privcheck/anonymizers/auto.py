@@ -39,21 +39,12 @@ from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.plugins import anonymizer_registry, model_registry
 from privcheck.policy import Policy
+from privcheck.ranking import COMMON_METRICS, comparison_metric, rank_key  # noqa: F401
 from privcheck.report import AnonymizationReport
 from privcheck.risk.population.prosecutor import policy_k, prosecutor_risk
 
 #: the candidates, in the order that breaks ties
 CANDIDATES = ("mingen", "mondrian", "local-suppression", "safepub")
-#: metrics that describe every kind of release (lower is better for each)
-COMMON_METRICS = ("loss", "discernibility", "aecs")
-
-
-def comparison_metric(policy: Policy) -> str:
-    """The metric candidates are compared by: the policy's, if it set one every candidate
-    reports, else ``loss``."""
-    if "metric" in policy.model_fields_set and policy.metric in COMMON_METRICS:
-        return policy.metric
-    return "loss"
 
 
 def applies_to(name: str, policy: Policy) -> str | None:
@@ -181,7 +172,7 @@ class Auto(Anonymizer):
                         suppressed_cells=plan.suppressed_cells,
                         seconds=round(plan.seconds, 4),
                         risk=(
-                            None
+                            finished_risk(candidate, plan)
                             if plan.class_sizes is None
                             else prosecutor_risk(plan.class_sizes, plan.class_records, k)
                         ),
@@ -212,7 +203,7 @@ class Auto(Anonymizer):
             raise PolicyError(f"no algorithm can release this table under the policy ({why})")
         order = {name: i for i, name in enumerate(CANDIDATES)}
         ranked = sorted(
-            plans, key=lambda n: (plans[n].metrics[metric], plans[n].n_suppressed, order[n])
+            plans, key=lambda n: rank_key(plans[n].metrics[metric], plans[n].n_suppressed, order[n])
         )
         for chosen in ranked:
             try:
@@ -240,6 +231,16 @@ class Auto(Anonymizer):
             )
         report.elapsed_seconds = round(time.perf_counter() - started, 4)
         return release, report
+
+
+def finished_risk(candidate: Anonymizer, plan: Plan) -> dict[str, float] | None:
+    """The risk a candidate without class sizes leaves (SafePub): when it plans by
+    ``Anonymizer.plan``'s default, its release is already made and ``release()`` only hands it
+    back, so the finished report's ``risk_after`` is read at no cost (None otherwise)."""
+    if type(candidate).plan is not Anonymizer.plan:
+        return None
+    after = plan.release()[1].risk_after
+    return None if after is None else after.model_dump()
 
 
 def engine_reason(cls: type[Anonymizer], lower: tuple[int, ...] | None) -> str | None:

@@ -61,8 +61,9 @@ def compare(
 ) -> None:
     """Which release to publish: the utility of each release against the original (loss, Prec,
     non-uniform entropy, KL divergence, classes, suppressed records, generalized cells,
-    classification accuracy, …), its re-identification risk, whether it passes the policy, and
-    the release with the least loss among those that pass."""
+    classification accuracy, …), its re-identification risk beside the original's, whether it
+    passes the policy, and the one to publish: among those that pass, the least of the metric
+    --algorithm auto compares by (the policy's loss, discernibility or aecs; else loss)."""
     from privcheck.errors import PolicyError
     from privcheck.io import read_table
     from privcheck.output_formats import render
@@ -89,5 +90,6 @@ def compare(
         test_share=test_share,
         seed=seed,
         allow_draft=allow_draft,
+        original_name=str(original),
     )
     emit(render(result, chosen, "compare", wide=wide, n_records=len(data)), output)

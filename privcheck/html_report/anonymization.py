@@ -117,10 +117,12 @@ def _suppression_section(r: AnonymizationReport) -> str:
         "Rows in the release": r.n_released_rows,
     }
     limit = r.parameters.get("suppression_limit")
-    if limit is not None:
+    if isinstance(limit, int | float) and not isinstance(limit, bool):
         figures["Suppression limit"] = (
             f"{float(limit):.2%} ({r.parameters.get('suppression_limit_records', '?')} records)"
         )
+    elif limit is not None:  # a mechanism's own rule (SafePub: "not applied (…)"), in words
+        figures["Suppression limit"] = str(limit)
     if r.parameters.get("suppressed_records"):
         figures["Suppressed records are"] = (
             "left out" if r.parameters["suppressed_records"] == "remove" else "written as '*'"
@@ -289,28 +291,93 @@ def _loss_by_attribute(r: AnonymizationReport) -> str:
     )
 
 
+def candidate_outcome(c: dict[str, Any], chosen: str | None) -> str:
+    """What became of a candidate of ``--algorithm auto``, in a word or two: ``chosen``,
+    ``passes``, ``not used`` (never run: it cannot guarantee this policy, or does not apply to
+    it), ``not written`` (run, but its release could not be written as planned), ``fails``."""
+    if c.get("algorithm") == chosen:
+        return "chosen"
+    if c.get("metric_value") is None:
+        return "not used"
+    if c.get("passed"):
+        return "passes"
+    return "not written" if c.get("excluded_reason") else "fails"
+
+
+def choice_sentence(r: AnonymizationReport) -> str:
+    """Why the chosen candidate was written, in one sentence: the metric auto compares by and
+    the rule that decided (``privcheck.ranking.rank_key``: least metric, then fewest
+    suppressed records, then auto's order), against the runner-up."""
+    from privcheck.ranking import rank_key
+
+    cands = r.candidates or []
+    by = {c.get("algorithm"): c for c in cands}
+    best = by.get(r.chosen)
+    name = e(str(r.chosen))
+    if best is None or best.get("metric_value") is None:
+        return f"--algorithm auto wrote the release of <strong>{name}</strong>."
+    metric = str(best.get("metric") or r.metric or "metric")
+    words = e({"aecs": "AECS"}.get(metric, metric))
+    value = float(best["metric_value"])
+    rivals = [
+        (i, c)
+        for i, c in enumerate(cands)
+        if c is not best and c.get("passed") and c.get("metric_value") is not None
+    ]
+    not_used = [str(c.get("algorithm")) for c in cands if c.get("metric_value") is None]
+    unused = (
+        f"; {e(', '.join(not_used))} {'was' if len(not_used) == 1 else 'were'} not used (see below)"
+        if not_used
+        else ""
+    )
+    if not rivals:
+        return (
+            f"--algorithm auto wrote the release of <strong>{name}</strong>, the only candidate "
+            f"that could guarantee this policy ({words} {e(_fmt(value))}){unused}."
+        )
+
+    def key(i: int, c: dict[str, Any]) -> tuple[float, int, int]:
+        return rank_key(float(c["metric_value"]), int(c.get("n_suppressed") or 0), i)
+
+    _, runner = min(rivals, key=lambda ic: key(*ic))
+    other, v2 = e(str(runner.get("algorithm"))), float(runner["metric_value"])
+    if value != v2:
+        why = f"the least {words} ({e(_fmt(value))}, against {e(_fmt(v2))} for {other})"
+    elif best.get("n_suppressed") != runner.get("n_suppressed"):
+        why = (
+            f"the same {words} as {other} ({e(_fmt(value))}) with fewer suppressed records "
+            f"({best.get('n_suppressed'):,} against {runner.get('n_suppressed'):,})"
+        )
+    else:
+        why = f"the same {words} and suppressed records as {other}, and it comes first in order"
+    n = len(rivals) + 1
+    return (
+        f"--algorithm auto wrote the release of <strong>{name}</strong>: of the {n} candidates "
+        f"that guarantee the policy it has {why}{unused}."
+    )
+
+
 def _candidates_section(r: AnonymizationReport) -> str:
-    """``--algorithm auto``: every candidate on one risk–utility chart, and the table."""
+    """``--algorithm auto``: every candidate on one risk–utility chart, the table of their
+    figures (narrow enough for a 1,024-pixel window: the reasons follow it as a list), why the
+    chosen one was written, and why the others were not used."""
     if not r.candidates:
         return ""
+    metric = r.metric or next((c.get("metric") for c in r.candidates if c.get("metric")), None)
     rows = []
     for c in r.candidates:
         chosen = c.get("algorithm") == r.chosen
-        passed = c.get("passed")
-        verdict = "—" if passed is None else ("pass" if passed else "FAIL")
         cells = [
             f"<td>{e(str(c.get('algorithm')))}{' (chosen)' if chosen else ''}</td>",
-            f"<td>{e(verdict)}</td>",
-            f"<td>{e(str(c.get('excluded_reason') or ''))}</td>",
-            f"<td>{e(label(str(c['metric'])) if c.get('metric') else '')}</td>",
+            f"<td>{e(candidate_outcome(c, r.chosen))}</td>",
             cell(None if c.get("metric_value") is None else float(c["metric_value"])),
             cell(c.get("n_classes")),
             cell(c.get("n_suppressed")),
             cell(c.get("suppressed_cells")),
-            cell(None if c.get("seconds") is None else float(c["seconds"])),
             _risk_cell(c.get("risk"), "highest"),
             _risk_cell(c.get("risk"), "average"),
             _risk_cell(c.get("risk"), "records_above"),
+            cell(None if c.get("seconds") is None else float(c["seconds"])),
         ]
         rows.append(f"<tr{' class=chosen' if chosen else ''}>{''.join(cells)}</tr>")
     scored = [c for c in r.candidates if is_scored(c)]
@@ -323,27 +390,35 @@ def _candidates_section(r: AnonymizationReport) -> str:
             "<figcaption>Each candidate's release: its average prosecutor risk (lower is "
             "better) against its metric; ringed: the release written"
             + (
-                f"; not drawn: {len(excluded)} candidate(s) excluded before scoring (see the table)"
+                f"; not drawn: {len(excluded)} candidate(s) not used or without a risk (see "
+                "the table)"
                 if excluded
                 else ""
             )
             + ".</figcaption></figure>"
         )
+    value = f"{label(metric)} ↓" if metric else "metric value"
     head = "".join(
-        f"<th{' class=num' if i > 3 else ''}>{e(h)}</th>"
+        f"<th{' class=num' if i > 1 else ''}>{e(h)}</th>"
         for i, h in enumerate(
             [
-                "algorithm", "policy", "excluded because", "metric", "value", "classes",
-                "suppressed records", "suppressed cells", "seconds", "highest risk",
-                "average risk", "share above the threshold",
+                "algorithm", "outcome", value, "classes", "suppressed records",
+                "suppressed cells", "highest risk", "average risk", "records above the "
+                "threshold", "seconds",
             ]
         )
     )  # fmt: skip
+    reasons = [
+        f"<li><strong>{e(str(c.get('algorithm')))}</strong> — "
+        f"{e(candidate_outcome(c, r.chosen))}: {e(str(c['excluded_reason']))}</li>"
+        for c in r.candidates
+        if c.get("excluded_reason") and c.get("algorithm") != r.chosen
+    ]
+    why_not = f"<ul class='reasons'>{''.join(reasons)}</ul>" if reasons else ""
     return (
         "<section class='extra' id='candidates'><h2>Candidates (risk against utility)</h2>"
-        f"<p>--algorithm auto tried these algorithms and wrote the release of "
-        f"<strong>{e(str(r.chosen))}</strong>.</p>{figure}"
-        f"<div class='scroll'><table class='data'><tr>{head}</tr>{''.join(rows)}</table></div>"
+        f"<p id='choice'>{choice_sentence(r)}</p>{figure}"
+        f"<table class='data candidates'><tr>{head}</tr>{''.join(rows)}</table>{why_not}"
         "</section>"
     )
 
@@ -442,7 +517,7 @@ def render_anonymization_html(report: Any) -> str:
             if r.n_suppressed_individuals is not None
             else ""
         )
-        + ") over {e(', '.join(r.quasi_identifiers))}. The release "
+        + f") over {e(', '.join(r.quasi_identifiers))}. The release "
         f"{'satisfies' if check.passed else 'FAILS'} the policy: "
         f"{sum(m.passed for m in check.models)} of {len(check.models)} models hold.</p>",
         draft_banner(r),

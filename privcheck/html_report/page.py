@@ -66,6 +66,8 @@ white-space:pre-wrap}
 footer{color:var(--muted);font-size:.8rem;margin-top:28px}
 tr.chosen td{background:#fff4e5;font-weight:600}
 .scroll{overflow-x:auto;max-width:100%}
+table.candidates th,table.candidates td{padding:5px 7px}
+ul.reasons{font-size:.85rem;color:var(--muted);padding-left:20px}
 details{font-size:.85rem;margin:2px 0 12px}details summary{color:var(--muted);cursor:pointer}
 """
 

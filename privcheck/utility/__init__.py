@@ -17,10 +17,14 @@ from privcheck.utility.cells import (
     changed_share,
     generalized_cells,
     suppressed_cells,
-    suppressed_records,
     suppressed_share,
 )
-from privcheck.utility.class_sizes import n_classes, release_aecs, release_discernibility
+from privcheck.utility.class_sizes import (
+    n_classes,
+    release_aecs,
+    release_discernibility,
+    suppressed_records,
+)
 from privcheck.utility.entropy import non_uniform_entropy, normalised_entropy
 from privcheck.utility.kl_divergence import kl_divergence
 from privcheck.utility.loss import loss
@@ -64,7 +68,7 @@ MEASURES: dict[str, Measure] = {
         Measure("suppressed_share", "share of QI cells reading '*'", False, suppressed_share),
         Measure(
             "suppressed_records",
-            "share of records left out or all-'*'",
+            "share of records suppressed (left out, or '*' rows check counts)",
             False,
             suppressed_records,
         ),

@@ -6,9 +6,9 @@ changed, the cells reading ``*``, and the records it suppressed.
 (read from the labels alone when the rows are not aligned: a released value of the attribute
 is its own original). ``suppressed``: cells reading the marker ``*`` (local suppression's blanks,
 suppressed records written as stars, and a hierarchy's top ``*`` — a column generalized to its
-top counts every cell). ``suppressed_records``: the share of RECORDS suppressed — rows the
-release leaves out, or rows whose every quasi-identifier reads ``*``. Cells over N · N_A, records
-over N, N the original's records (a record left out counts as a row of ``*``). Lower is better.
+top counts every cell). Cells over N · N_A, N the original's records (a record left out counts
+as a row of ``*``). Lower is better. (The share of RECORDS suppressed reads the classes a check
+forms: ``class_sizes.suppressed_records``.)
 """
 
 from __future__ import annotations
@@ -43,10 +43,3 @@ def suppressed_share(rec: Recoding) -> float:
 def generalized_cells(rec: Recoding) -> float:
     """Share of quasi-identifier cells not released as their original value."""
     return _share(changed_cells(rec), rec)
-
-
-def suppressed_records(rec: Recoding) -> float:
-    """Share of records suppressed: left out, or released with every quasi-identifier ``*``."""
-    if rec.n_records == 0:
-        return 0.0
-    return float(np.count_nonzero(rec.all_suppressed())) / rec.n_records

@@ -1,14 +1,24 @@
-"""Discernibility and AECS of any release, through the existing formulas
-(``privcheck.metrics.generalization.discernibility`` / ``average_class_size``).
+"""The classes of a release, their discernibility and AECS (the formulas of
+``privcheck.metrics.generalization.discernibility`` / ``average_class_size``).
 
-The equivalence classes are the groups of identical released quasi-identifier tuples — a ``*``
-cell is one more value (ARX's "category" reading of a blanked cell; an intruder who reads ``*``
-as a wildcard sees larger groups, so these figures are the conservative utility side). A row
-whose every quasi-identifier reads ``*`` is a suppressed record: charged ``N`` by
-discernibility and counted in one extra class by AECS, exactly as for a full-domain release.
+Where the release file and its policy are at hand (``privcheck compare``), the classes are the
+ones ``privcheck check`` forms (``class_counts``): ``privcheck.checker.released_rows`` decides
+which rows are suppressed records — under ``suppressed_records: star`` the all-``*`` rows, under
+``remove`` none, an all-``*`` row being one more class (local suppression's all-``*`` class) —
+and the records a release leaves out are suppressed records too, as the anonymizer that left
+them out counts them. A class's size is read as the policy's ``suppressed_cells`` reads it: its
+records under ``category``, its compatible records under ``wildcard`` (``*`` matches every
+value) — as local suppression's own metrics read it, so that ``compare`` ranks releases by the
+figures ``--algorithm auto`` ranked them by.
+
+A recoding without a policy (the anonymization report's ``utility`` block, fed the release in
+input order with every suppressed record written as ``*``) falls back to reading each all-``*``
+row as a suppressed record and ``*`` as one more value.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -16,42 +26,91 @@ from privcheck.metrics.generalization import average_class_size, discernibility
 from privcheck.utility.recoding import Recoding
 
 
-def released_classes(rec: Recoding) -> tuple[np.ndarray, np.ndarray, int]:
-    """(class of every row, size of every class of kept rows, suppressed rows); suppressed rows
-    get class -1. Computed once per recoding (three measures read it)."""
+@dataclass(frozen=True)
+class ClassCounts:
+    """A release's classes as a check forms them, over the original's ``n_records``."""
+
+    #: records of each class
+    sizes: np.ndarray
+    #: the size the policy reads for each class (``sizes`` under ``category``)
+    effective: np.ndarray
+    #: suppressed records: the ``*`` rows a check counts plus the records left out
+    n_suppressed: int
+    #: the original's records (N of the formulas)
+    n_records: int
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.sizes)
+
+    def discernibility(self) -> float:
+        """Σ records × the size of their class + suppressed · N (Σ size² under ``category``)."""
+        if np.array_equal(self.sizes, self.effective):
+            return discernibility(self.sizes, self.n_records, self.n_suppressed)
+        s, e = self.sizes.astype(np.float64), self.effective.astype(np.float64)
+        return float(s @ e) + self.n_suppressed * self.n_records
+
+    def aecs(self) -> float:
+        """Σ class sizes / classes, the suppressed records one more class of their number
+        (N / classes under ``category``)."""
+        if np.array_equal(self.sizes, self.effective):
+            return average_class_size(self.sizes, self.n_records, self.n_suppressed)
+        groups = self.n_classes + (self.n_suppressed > 0)
+        total = float(self.effective.sum()) + self.n_suppressed
+        return total / groups if groups else 0.0
+
+
+def class_counts(
+    sizes: np.ndarray, effective: np.ndarray, n_suppressed: int, n_records: int
+) -> ClassCounts:
+    """The counts of a checked release (``privcheck.utility.risk.release_verdict`` makes them
+    from the class table ``check`` forms)."""
+    return ClassCounts(
+        np.asarray(sizes, dtype=np.int64),
+        np.asarray(effective, dtype=np.int64),
+        int(n_suppressed),
+        int(n_records),
+    )
+
+
+def released_classes(rec: Recoding) -> ClassCounts:
+    """The release's classes: the check's (``compare`` seeds ``rec.cache["classes"]``), else
+    read from the recoding alone (the fallback of the module docstring). Computed once per
+    recoding (several measures read it)."""
     if "classes" not in rec.cache:
-        rec.cache["classes"] = _released_classes(rec)
+        rec.cache["classes"] = _recoded_classes(rec)
     return rec.cache["classes"]
 
 
-def _released_classes(rec: Recoding) -> tuple[np.ndarray, np.ndarray, int]:
+def _recoded_classes(rec: Recoding) -> ClassCounts:
     suppressed = rec.all_suppressed()
-    cls = np.full(rec.n_records, -1, dtype=np.int64)
     if rec.n_records == 0:
-        return cls, np.zeros(0, dtype=np.int64), 0
+        return class_counts(np.zeros(0), np.zeros(0), 0, 0)
     _, _, tuple_of_row = rec.distinct("items")
     kept = ~suppressed
-    # the all-'*' tuple (if any) drops out: renumber the tuples kept rows use
-    used = np.zeros(int(tuple_of_row.max()) + 1, dtype=bool)
-    used[tuple_of_row[kept]] = True
-    renumber = np.cumsum(used) - 1
-    cls[kept] = renumber[tuple_of_row[kept]]
-    sizes = np.bincount(cls[kept], minlength=int(used.sum()))
-    return cls, sizes, int(suppressed.sum())
+    sizes = np.bincount(tuple_of_row[kept], minlength=int(tuple_of_row.max()) + 1)
+    sizes = sizes[sizes > 0]  # (the all-'*' tuple, if any, drops out)
+    return class_counts(sizes, sizes, int(suppressed.sum()), rec.n_records)
 
 
 def n_classes(rec: Recoding) -> int:
     """Equivalence classes of kept rows (the suppressed rows, if any, not counted)."""
-    return len(released_classes(rec)[1])
+    return released_classes(rec).n_classes
 
 
 def release_discernibility(rec: Recoding) -> float:
-    """Σ class size² over kept classes + suppressed · N."""
-    _, sizes, suppressed = released_classes(rec)
-    return discernibility(sizes, rec.n_records, suppressed)
+    """Σ class size² over kept classes + suppressed · N (``ClassCounts.discernibility``)."""
+    return released_classes(rec).discernibility()
 
 
 def release_aecs(rec: Recoding) -> float:
     """N over the number of classes, the suppressed rows forming one more class."""
-    _, sizes, suppressed = released_classes(rec)
-    return average_class_size(sizes, rec.n_records, suppressed)
+    return released_classes(rec).aecs()
+
+
+def suppressed_records(rec: Recoding) -> float:
+    """Share of the original's records suppressed: left out, or counted as suppressed records
+    by the classes' reading (``released_classes``)."""
+    if rec.n_records == 0:
+        return 0.0
+    return released_classes(rec).n_suppressed / rec.n_records

@@ -25,7 +25,9 @@ import pandas as pd
 from privcheck.encoding import EncodedTable, encode
 from privcheck.errors import DataError
 from privcheck.policy import Policy
+from privcheck.ranking import best_index, comparison_metric, metric_reason
 from privcheck.utility import MEASURES
+from privcheck.utility.class_sizes import ClassCounts
 from privcheck.utility.classification import classification_utility, original_accuracy
 from privcheck.utility.recoding import (
     ORIGINAL_KEYS,
@@ -108,6 +110,26 @@ def baseline(
     return Baseline(original, policy, encoded, target, test_share, seed)
 
 
+def require_release(release: pd.DataFrame, policy: Policy, n_original: int) -> None:
+    """Refuse, with the fix, a table that cannot be a release of the original under
+    ``policy``: a quasi-identifier column missing, or more rows than the original."""
+    qis = policy.quasi_identifiers
+    if not qis:
+        raise DataError("the policy names no quasi-identifier; there is nothing to compare")
+    missing = [q for q in qis if q not in release.columns]
+    if missing:
+        raise DataError(
+            f"the release has no column {missing[0]!r} (a quasi-identifier of the policy); "
+            "compare a release made under this policy"
+        )
+    r = len(release)
+    if r > n_original:
+        raise DataError(
+            f"the release has {r} rows and the original {n_original}: a release holds at most "
+            "the original's records; compare a release of this original"
+        )
+
+
 def recoding(
     original: pd.DataFrame,
     release: pd.DataFrame,
@@ -119,21 +141,8 @@ def recoding(
 ) -> Recoding:
     """Resolve every quasi-identifier cell of ``release`` against ``original``: cell by cell when
     the rows are aligned, else from the release's labels (``aligned_only``: raise instead)."""
-    qis = policy.quasi_identifiers
-    if not qis:
-        raise DataError("the policy names no quasi-identifier; there is nothing to compare")
-    missing = [q for q in qis if q not in release.columns]
-    if missing:
-        raise DataError(
-            f"the release has no column {missing[0]!r} (a quasi-identifier of the policy); "
-            "compare a release made under this policy"
-        )
+    require_release(release, policy, len(original))
     n, r = len(original), len(release)
-    if r > n:
-        raise DataError(
-            f"the release has {r} rows and the original {n}: a release holds at most the "
-            "original's records; compare a release of this original"
-        )
     if encoded is None:
         encoded = encode(original, policy, sensitive=[])
     originals = originals or {}
@@ -171,16 +180,25 @@ def recoding(
     return Recoding(columns, n, aligned=False, unaligned=reason, n_released=r)
 
 
-def measure(base: Baseline, release: pd.DataFrame) -> dict[str, Any]:
+def measure(
+    base: Baseline, release: pd.DataFrame, classes: ClassCounts | None = None
+) -> dict[str, Any]:
     """Every utility measure of one release (a flat row: numbers, ``None`` with a
-    ``<measure>_reason`` where a measure needs aligned rows the release does not have)."""
+    ``<measure>_reason`` where a measure needs aligned rows the release does not have).
+    ``classes``: the release's classes as ``check`` forms them (``release_verdict``), read by
+    the class measures (classes, suppressed records, discernibility, AECS) — without them, the
+    recoding's own reading (``utility.class_sizes``)."""
     rec = recoding(
         base.original, release, base.policy, encoded=base.encoded, originals=base.originals()
     )
     rec.cache.update(base.shared)
+    if classes is not None:
+        rec.cache["classes"] = classes
     row: dict[str, Any] = {"rows": len(release)}
     for name, m in MEASURES.items():
         row[name] = m.compute(rec)
+    if classes is not None:
+        row["n_suppressed"] = classes.n_suppressed
     base.shared.update({k: rec.cache[k] for k in ORIGINAL_KEYS if k in rec.cache})
     if base.target is None:
         return row
@@ -232,12 +250,16 @@ def compare_releases(
     test_share: float | None = None,
     seed: int | None = None,
     allow_draft: bool = False,
+    original_name: str = "original",
 ) -> dict[str, Any]:
     """``privcheck compare``: per release (in the order given) its measures, ``risk`` and
     ``passed`` (``privcheck.utility.risk``: the records a release leaves out count against the
-    suppression limit), and the ``recommended`` release — the least loss among those that pass
-    the policy (the first on ties; None when none passes). A release without records is an
-    input error, as an empty table is to ``check``.
+    suppression limit), and the ``recommended`` release — among those that pass the policy, the
+    least of the metric ``--algorithm auto`` compares by (``compared_by``,
+    ``privcheck.ranking.comparison_metric``), ties to fewer suppressed records, then to the first
+    given (None when none passes). ``before``: the original's own classes and risk, the row a
+    release's risk is read against. A release without records is an input error, as an empty
+    table is to ``check``.
 
     Which releases pass is the policy's verdict, so a draft policy (columns still marked
     ``review:``) is refused unless ``allow_draft``; the result then says ``draft: true``."""
@@ -256,16 +278,38 @@ def compare_releases(
                 f"the release {name} has no records (a header only?): an empty release is not "
                 "a pass, and nothing can be measured on it; compare releases that hold records"
             )
+        require_release(frame, policy, len(original))  # (before the check reads it)
         frame = categorized(frame)
-        row = measure(base, frame)
         verdict = release_verdict(frame, policy, n_original=len(original))
+        row = measure(base, frame, verdict.classes)
         entries.append({"release": name, **row, "risk": verdict.risk(), "passed": verdict.passed})
+    metric = comparison_metric(policy)
     return {
         "releases": entries,
-        "recommended": recommend(entries),
+        "recommended": recommend(entries, metric),
+        "compared_by": metric,
+        "compared_by_reason": metric_reason(policy),
+        "before": before_row(original, policy, original_name),
         "risk_threshold": risk_threshold(policy),
         "draft": policy.is_draft,
         "open_reviews": list(policy.open_reviews),
+    }
+
+
+def before_row(original: pd.DataFrame, policy: Policy, name: str) -> dict[str, Any]:
+    """The original as ``check`` reads it: its classes, suppressed records (its ``*`` rows under
+    ``suppressed_records: star``), prosecutor risk and whether it already passes — the "before"
+    every release's risk is read against."""
+    from privcheck.utility.risk import release_verdict
+
+    verdict = release_verdict(categorized(original), policy)
+    return {
+        "release": name,
+        "rows": len(original),
+        "classes": verdict.classes.n_classes,
+        "n_suppressed": verdict.classes.n_suppressed,
+        "risk": verdict.risk(),
+        "passed": verdict.passed,
     }
 
 
@@ -287,9 +331,9 @@ def categorized(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out, index=frame.index, columns=frame.columns)
 
 
-def recommend(entries: list[dict[str, Any]]) -> str | None:
-    """The release with the least loss among those that pass (the first given on ties)."""
+def recommend(entries: list[dict[str, Any]], metric: str = "loss") -> str | None:
+    """The release ``auto`` would choose among those that pass: the least ``metric``, then the
+    fewest suppressed records, then the first given (``privcheck.ranking.rank_key``)."""
     passing = [e for e in entries if e["passed"]]
-    if not passing:
-        return None
-    return min(passing, key=lambda e: e["loss"])["release"]
+    index = best_index([e[metric] for e in passing], [e.get("n_suppressed", 0) for e in passing])
+    return None if index is None else passing[index]["release"]

@@ -1,9 +1,10 @@
 """The privacy side of ``privcheck compare``: does a release pass its policy, and how exposed is
 each record — as ``privcheck check`` reads the release file.
 
-The release is judged exactly as ``check`` judges it (``privcheck.checker``): rows whose every
-quasi-identifier reads ``*`` under ``suppressed_records: star`` are suppressed records (counted
-against the suppression limit, in no class), the other rows are encoded as released and grouped
+The release is judged exactly as ``check`` judges it (``privcheck.checker``): its rows read by
+``checker.released_rows`` — under ``suppressed_records: star`` the rows whose every
+quasi-identifier reads ``*`` are suppressed records (counted against the suppression limit, in
+no class) —, the other rows are encoded as released and grouped
 into classes, every table model of the policy is evaluated, and ``suppressed_cells: wildcard``
 gives k-anonymity each class's effective size. A model that is a property of the mechanism
 (differential privacy) cannot be verified on a table and is left out of ``passed``. Beyond what
@@ -21,7 +22,7 @@ release with no record released has risk 0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -31,7 +32,7 @@ from privcheck.checker import (
     finish_report,
     individual_absent,
     present_identifiers,
-    starred_rows,
+    released_rows,
     suppression_limit_records,
 )
 from privcheck.classes import count
@@ -39,6 +40,7 @@ from privcheck.encoding import encode, sensitive_read
 from privcheck.models.base import table_models
 from privcheck.policy import Policy
 from privcheck.risk.population.prosecutor import policy_k, prosecutor_risk, threshold
+from privcheck.utility.class_sizes import ClassCounts, class_counts
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,9 @@ class ReleaseVerdict:
     average: float
     records_above: float
     threshold: float
+    #: the classes and suppressed records as ``check`` counts them (plus, with the original's
+    #: size, the records the release leaves out)
+    classes: ClassCounts = field(compare=False)
 
     def risk(self) -> dict[str, float]:
         return {
@@ -85,12 +90,7 @@ def release_verdict(
     which sees the release alone, cannot count what is missing (a release that silently drops
     30 % of the records is no pass against a 1 % limit)."""
     pol, absent = individual_absent(list(release.columns), checked_policy(policy))
-    star = starred_rows(release, pol)
-    n_suppressed = 0
-    frame = release
-    if star is not None:
-        n_suppressed = int(star.sum())
-        frame = release[~star].reset_index(drop=True)
+    frame, _, n_suppressed = released_rows(release, pol)
     encoded = encode(frame, pol, as_released=True, sensitive=sensitive_read(pol))
     table = count(encoded)
     report = check_table(table, pol)
@@ -112,8 +112,11 @@ def release_verdict(
     k = policy_k(policy.models)
     figures = prosecutor_risk(effective, sizes, k)
     passed = bool(report.passed)
+    left_out = 0
     if n_original is not None:
         left_out = max(n_original - len(release), 0)
         limit = suppression_limit_records(pol, n_original)
         passed = passed and n_suppressed + left_out <= limit
-    return ReleaseVerdict(passed=passed, **figures, threshold=threshold(k))
+    n_records = len(release) + left_out
+    classes = class_counts(table.sizes, effective, n_suppressed + left_out, n_records)
+    return ReleaseVerdict(passed=passed, **figures, threshold=threshold(k), classes=classes)

@@ -2,10 +2,13 @@
 
 Text: a utility table and a risk table, one row per release, every measure headed by its
 direction (↑ higher is better, ↓ lower is better) with the best value of each column marked
-``•``; a measure a release cannot have reads ``n/a`` and the reason follows the table; one
-closing line recommends the release with the least loss among those that pass the policy. By
+``•``; a measure a release cannot have reads ``n/a`` and the reason follows the table; the risk
+table starts with the original ("before"); the closing lines say which metric releases are
+compared by (the one ``--algorithm auto`` compares by) and recommend the release with the least
+of it among those that pass the policy. By
 default the tables hold the few measures that decide a choice and fit ``WIDTH`` columns;
-``wide`` shows every measure. JSON: ``{"releases": [...], "recommended": path | null}``
+``wide`` shows every measure. JSON: ``{"releases": [...], "recommended": path | null,
+"compared_by": metric, "before": {...}, ...}``
 (``privcheck.utility.compare.compare_releases``).
 """
 
@@ -162,9 +165,9 @@ def _render(result: dict, names: list[str], wide: bool, n_records: int | None) -
     entries = result["releases"]
     has = {k for e in entries for k in e}
     has |= {"risk." + k for e in entries for k in e.get("risk") or {}}
-    if wide:
-        keys = [k for k in COLUMNS if k in has]
-        risk_keys: list[str] = []
+    if wide:  # every measure; the risk in its own table, after the original's ("before")
+        keys = [k for k in COLUMNS if k in has and not k.startswith("risk.")]
+        risk_keys = [k for k in COLUMNS if k in has and k.startswith("risk.")]
     else:
         keys = [k for k in UTILITY_DEFAULT if k in has]
         risk_keys = [k for k in RISK_DEFAULT if k in has]
@@ -189,7 +192,11 @@ def _render(result: dict, names: list[str], wide: bool, n_records: int | None) -
     lines += _grid("release", names, entries, [COLS[k] for k in keys], [("passes", verdicts)])
     if risk_keys:
         lines += ["", "risk (prosecutor: 1 / class size, the classes `privcheck check` forms)"]
-        lines += _grid("release", names, entries, [COLS[k] for k in risk_keys])
+        before = result.get("before")
+        rows, risk_names = entries, names
+        if before is not None:  # the original first: what each release brings the risk down from
+            rows, risk_names = [before, *entries], ["before (original)", *names]
+        lines += _grid("release", risk_names, rows, [COLS[k] for k in risk_keys])
     notes = []
     for name, e in zip(names, entries, strict=True):
         for reason in sorted({str(e[k]) for k in e if k.endswith("_reason") and e[k]}):
@@ -212,15 +219,21 @@ def _threshold_label(result: dict) -> str | None:
 
 
 def recommendation_line(result: dict, names: dict[str, str]) -> str:
-    """The closing line: which release to publish, and why."""
+    """The closing lines: which release to publish, and why (the metric ``auto`` compares by)."""
     entries = result["releases"]
     passing = [e for e in entries if e["passed"]]
+    metric = result.get("compared_by", "loss")
+    why = result.get("compared_by_reason", metric)
+    compared = f"compared by {why}"
     chosen = result.get("recommended")
     if chosen is None:
-        return "recommended: none — no release passes the policy"
-    loss = next(e["loss"] for e in entries if e["release"] == chosen)
+        return f"{compared}\nrecommended: none — no release passes the policy"
+    value = next(e[metric] for e in entries if e["release"] == chosen)
     of = f"of the {len(passing)} that pass" if len(passing) > 1 else "the only one that passes"
-    return f"recommended: {names.get(chosen, chosen)} — least loss ({loss:.4f}) {of} the policy"
+    shown = f"{value:.4f}" if metric == "loss" else f"{value:.4g}"
+    line = f"recommended: {names.get(chosen, chosen)} — least {metric} ({shown}) {of} the policy"
+    wrapped = textwrap.wrap(compared, WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+    return "\n".join([*wrapped, line])
 
 
 def render_json(result: dict) -> str:

@@ -70,20 +70,21 @@ def counts(
     aligned: bool = True,
     star_policy: bool = False,
 ) -> dict:
-    """The new figures counted by hand: records suppressed (left out, or '*' in every QI),
-    cells not released as their original (a release in the original's order), and the
-    prosecutor risk over the classes of the released rows — the all-'*' rows are suppressed
-    records outside every class under ``suppressed_records: star``, one more class otherwise,
-    as ``privcheck check`` reads them."""
+    """The new figures counted by hand: records suppressed (left out, or '*' in every QI under
+    ``suppressed_records: star``), cells not released as their original (a release in the
+    original's order), and the prosecutor risk over the classes of the released rows — the
+    all-'*' rows are suppressed records outside every class under ``suppressed_records: star``
+    (unless every row is '*': the fully generalized table is one class), one more class
+    otherwise, as ``privcheck check`` reads them."""
     n, q = len(original), len(qis)
     rel = release[qis].astype(str)
-    star = (rel == "*").all(axis=1)
+    star = (rel == "*").all(axis=1) & star_policy & (not (rel == "*").all(axis=None))
     left_out = n - len(release)
     out = {"suppressed_records": (star.sum() + left_out) / n}
     if aligned:
         changed = (rel.to_numpy() != original[qis].astype(str).to_numpy()).sum()
         out["generalized_cells"] = changed / (n * q)
-    sizes = (rel[~star] if star_policy else rel).value_counts()
+    sizes = rel[~star].value_counts()
     per_record = np.repeat(1.0 / sizes.to_numpy(), sizes.to_numpy())
     out["risk"] = {
         "highest": float(per_record.max()) if len(per_record) else 0.0,
@@ -114,8 +115,10 @@ def test_json_is_an_object_of_releases_and_the_recommendation(cli, tmp_path: Pat
         assert {"rows", "classes", "prec", "non_uniform_entropy", "kl_divergence"} <= set(entry)
         assert {"changed_share", "suppressed_share", "accuracy_loss_points", "loss"} <= set(entry)
     assert [e["passed"] for e in entries] == [True, True, False]
-    # the blank release suppresses every record; the original itself passes nothing
-    assert entries[1]["suppressed_records"] == 1.0 and entries[1]["loss"] == 1.0
+    # the blank release is the fully generalized table, one class of every record as check
+    # reads it (not a release of suppressed records); the original itself passes nothing
+    assert entries[1]["suppressed_records"] == 0.0 and entries[1]["classes"] == 1
+    assert entries[1]["loss"] == 1.0
     # least loss among the releases that pass: the coarse one (the original has loss 0)
     passing = [e for e in entries if e["passed"]]
     assert report["recommended"] == min(passing, key=lambda e: e["loss"])["release"]
