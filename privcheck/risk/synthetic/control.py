@@ -39,6 +39,11 @@ from privcheck.errors import DataError, PolicyError
 
 #: control rows identical to a member row beyond what chance gives (share of the control set)
 OVERLAP_MARGIN = 0.05
+#: the smallest control set an attack's baseline can be estimated from: with fewer records the
+#: 95 % Wilson interval of a control success rate of 0 reaches above 10 % (its upper end is
+#: z² / (m + z²) ≤ 0.1 from m = 9·z² = 34.6), so the baseline — what population knowledge
+#: gives — cannot be told from a tenth of the attacks succeeding
+MIN_CONTROL = 35
 #: query rows × candidate rows × columns per block of a nearest-neighbour search
 _BLOCK_CELLS = 4_000_000
 #: distances that differ by less than this are ties (floating-point rounding of equal sums)
@@ -146,6 +151,12 @@ def control_set(
         )
     if len(control) == 0 or len(members) == 0:
         raise DataError("the original and the control set must each have at least one record")
+    if len(control) < MIN_CONTROL:
+        raise DataError(
+            f"the control set has {len(control)} records; the attacks' baseline needs at least "
+            f"{MIN_CONTROL} (below that a control success rate of 0 cannot be told from 10 %): "
+            "give a larger control set"
+        )
     ov = overlap_limit(members, control, [str(c) for c in members.columns])
     if ov["overlaps"]:
         raise DataError(

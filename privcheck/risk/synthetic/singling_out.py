@@ -352,7 +352,10 @@ def one_match(m: int, k: np.ndarray, x: int) -> np.ndarray:
 #: the names of the control-size corrections a report can carry (``control_size_correction``)
 EQUAL_SIZES = "none (equal sizes)"
 SUBSETS = "exact expectation over subsets"
-EXTRAPOLATED = "extrapolated (bounded by log-convexity, point by Anonymeter's model)"
+EXTRAPOLATED = (
+    "extrapolated: bounded by n/m above and by Jensen's inequality below, point by "
+    "Anonymeter's model"
+)
 
 
 def _expected_at(counts: np.ndarray, m: int, x: int) -> float:

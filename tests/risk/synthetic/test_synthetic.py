@@ -9,6 +9,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+
+from privcheck.report import _fmt
 import yaml
 
 from privcheck.errors import DataError, PolicyError
@@ -483,8 +485,15 @@ def test_html_draws_the_distances(cli, files, tmp_path):
 
 
 def test_text_report(adult_synthetic):
-    text = render_risk_text(_run(adult_synthetic, "leak", "membership-inference"))
-    assert "advantage_ci" in text and "distance.auc" in text
+    """Each figure once, its interval beside it (issue 34: the distance signal's figures were
+    listed twice and advantage_ci far from the advantage)."""
+    report = _run(adult_synthetic, "leak", "membership-inference")
+    text = render_risk_text(report)
+    (line,) = [x for x in text.splitlines() if x.split()[:1] == ["advantage"]]
+    low, high = report.figures["advantage_ci"]
+    assert f"[{_fmt(low)}, {_fmt(high)}]" in line
+    names = [x.split()[0] for x in text.split("  figures")[1].splitlines() if x.strip()]
+    assert "auc" in names and len(names) == len(set(names)) and "distance.auc" not in names
 
 
 def test_verdict_of_a_synthetic_table(adult_synthetic):
