@@ -9,12 +9,11 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-
-from privcheck.report import _fmt
 import yaml
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.plugins import risk_registry
+from privcheck.report import _fmt
 from privcheck.risk.assess import assess, render_risk_text
 from privcheck.risk.synthetic.control import (
     MixedEncoding,
