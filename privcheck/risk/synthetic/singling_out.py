@@ -156,7 +156,7 @@ class PredicateIndex:
             group = grouped[1] if grouped is not None else np.zeros(self.n, np.int64)
             r = self.ranks[:, col] if col is not None else np.zeros(self.n, np.int64)
             composite = group * (self.n + 1) + r
-            order = np.argsort(composite, kind="stable")
+            order = np.argsort(composite)
             self._orders[cache] = (order, composite[order])
         return self._orders[cache]
 
