@@ -497,6 +497,9 @@ def assess(
             f"attack {measure.name} takes no control set; --control is for the attacks on a "
             "synthetic table (membership-inference, singling-out, linkability, inference)"
         )
+    bound = getattr(policy, "synthetic_risk", None)
+    if bound is not None and getattr(measure, "takes_control", False):
+        _judged_level(measure, params, bound.confidence)
     out = measure.assess(inputs, **dict(params))
     elapsed = time.perf_counter() - started
     out.figures, out.detail = without_seed(out.figures), without_seed(out.detail)
@@ -529,6 +532,18 @@ def assess(
         warnings=list(out.figures.get("warnings") or []),
         **_bound(out, policy),
     )
+
+
+def _judged_level(measure: type[RiskMeasure], params: dict[str, Any], level: float) -> None:
+    """The policy's ``synthetic_risk.confidence`` as the attack's interval level, unless the
+    attack was given one (``--param confidence=``) or has none (membership inference: 95 %)."""
+    import inspect
+
+    function = getattr(measure, "function", None)
+    if function is None or "confidence" in params:
+        return
+    if "confidence" in inspect.signature(function()).parameters:
+        params["confidence"] = level
 
 
 def _bound(out: RiskOutcome, policy: Any) -> dict[str, Any]:

@@ -410,19 +410,25 @@ def risk_figures(
     confidence: float = 0.95,
 ) -> dict[str, Any]:
     """The risk of one attack from its successes on the members, the controls and a random
-    guesser: ``risk`` = (attack − control) / (1 − control) of the Wilson rates, its interval by
-    error propagation, both bounded to [0, 1]."""
+    guesser: ``risk`` = (attack − control) / (1 − control) of the Wilson rates (Anonymeter's
+    definition), bounded to [0, 1].
+
+    Its interval is not Anonymeter's linear error propagation, which treats the ratio as
+    normal and is too narrow on its upper side when the control rate is high (inference on
+    Adult's salary class: 0.75; 200 controls gave 6 % of independent tables a lower end above
+    0.05 at 95 %). 1 − risk = (1 − attack) / (1 − control) is a ratio of two failure rates,
+    whose logarithm is near normal: the interval is Katz's for a ratio of proportions (Katz et
+    al. 1978, a half failure added to each side), 1 − exp(log ratio ∓ z·se)."""
     attack, e_a = success_rate(n_attacks, n_success, confidence)
     control, e_c = success_rate(n_control_attacks, n_control, confidence)
     baseline, _ = success_rate(n_baseline_attacks, n_baseline, confidence)
     if control >= 1.0:
-        residual, error = 0.0, 1.0
+        residual = 0.0
+        ci = [0.0, 1.0]
     else:
         residual = (attack - control) / (1.0 - control)
-        d_a = 1.0 / abs(1.0 - control)
-        d_c = (attack - 1.0) / (1.0 - control) ** 2
-        error = sqrt((e_a * d_a) ** 2 + (e_c * d_c) ** 2)
-    risk, ci = _bound(residual, error)
+        ci = _katz(n_success, n_attacks, n_control, n_control_attacks, confidence)
+    risk = min(max(residual, ci[0]), ci[1])
     return {
         "risk": risk,
         "risk_ci": ci,
@@ -436,7 +442,28 @@ def risk_figures(
         "n_success": float(n_success),
         "n_control_success": float(n_control),
         "better_than_baseline": bool(attack > baseline),
+        "confidence": float(confidence),
     }
+
+
+def _katz(
+    n_success: float, n_attacks: int, n_control: float, n_control_attacks: int, confidence: float
+) -> list[float]:
+    """Katz's interval of 1 − (failures of the attack / failures of the control), each rate
+    with half a failure and half an attack added (defined when one side never fails)."""
+    z = _probit(confidence)
+    f_a, f_c = n_attacks - n_success + 0.5, n_control_attacks - n_control + 0.5
+    t_a, t_c = n_attacks + 0.5, n_control_attacks + 0.5
+    log_ratio = np.log(f_a / t_a) - np.log(f_c / t_c)
+    se = sqrt(max(1 / f_a - 1 / t_a + 1 / f_c - 1 / t_c, 0.0))
+
+    def clip(x: float) -> float:
+        return min(max(x, 0.0), 1.0)
+
+    return [
+        clip(1.0 - float(np.exp(log_ratio + z * se))),
+        clip(1.0 - float(np.exp(log_ratio - z * se))),
+    ]
 
 
 def rng_of(seed: int | None) -> np.random.Generator:
