@@ -416,9 +416,11 @@ def risk_figures(
     Its interval is not Anonymeter's linear error propagation, which treats the ratio as
     normal and is too narrow on its upper side when the control rate is high (inference on
     Adult's salary class: 0.75; 200 controls gave 6 % of independent tables a lower end above
-    0.05 at 95 %). 1 − risk = (1 − attack) / (1 − control) is a ratio of two failure rates,
-    whose logarithm is near normal: the interval is Katz's for a ratio of proportions (Katz et
-    al. 1978, a half failure added to each side), 1 − exp(log ratio ∓ z·se)."""
+    0.05 at 95 %). 1 − risk = (1 − attack) / (1 − control) is a ratio of two failure rates:
+    the interval is the MOVER one for a ratio of proportions from the two Wilson intervals
+    (Donner & Zou 2012), which keeps its level down to a few dozen controls (simulated: a
+    lower end above 0 in 2.0–2.7 % of leak-free draws at 95 %, where Katz's log interval gave
+    6 % with 50 controls)."""
     attack, e_a = success_rate(n_attacks, n_success, confidence)
     control, e_c = success_rate(n_control_attacks, n_control, confidence)
     baseline, _ = success_rate(n_baseline_attacks, n_baseline, confidence)
@@ -427,7 +429,7 @@ def risk_figures(
         ci = [0.0, 1.0]
     else:
         residual = (attack - control) / (1.0 - control)
-        ci = _katz(n_success, n_attacks, n_control, n_control_attacks, confidence)
+        ci = _ratio_interval(n_success, n_attacks, n_control, n_control_attacks, confidence)
     risk = min(max(residual, ci[0]), ci[1])
     return {
         "risk": risk,
@@ -446,24 +448,41 @@ def risk_figures(
     }
 
 
-def _katz(
+def _wilson_bounds(x: float, n: float, z: float) -> tuple[float, float]:
+    """The Wilson score interval of the proportion x / n."""
+    p = x / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / den
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+def _ratio_interval(
     n_success: float, n_attacks: int, n_control: float, n_control_attacks: int, confidence: float
 ) -> list[float]:
-    """Katz's interval of 1 − (failures of the attack / failures of the control), each rate
-    with half a failure and half an attack added (defined when one side never fails)."""
+    """1 − the MOVER interval of the ratio of failure rates (attack / control), from each
+    rate's Wilson interval (Donner & Zou 2012, "Closed-form confidence intervals for functions
+    of the normal mean and standard deviation", eq. for a ratio of proportions)."""
     z = _probit(confidence)
-    f_a, f_c = n_attacks - n_success + 0.5, n_control_attacks - n_control + 0.5
-    t_a, t_c = n_attacks + 0.5, n_control_attacks + 0.5
-    log_ratio = np.log(f_a / t_a) - np.log(f_c / t_c)
-    se = sqrt(max(1 / f_a - 1 / t_a + 1 / f_c - 1 / t_c, 0.0))
+    f1 = (n_attacks - n_success) / n_attacks
+    f2 = (n_control_attacks - n_control) / n_control_attacks
+    if f2 <= 0:  # the control never fails: no ratio
+        return [0.0, 1.0]
+    l1, u1 = _wilson_bounds(n_attacks - n_success, n_attacks, z)
+    l2, u2 = _wilson_bounds(n_control_attacks - n_control, n_control_attacks, z)
+    prod = f1 * f2
+    low_den = u2 * (2 * f2 - u2)
+    low = (prod - sqrt(max(prod * prod - l1 * u2 * (2 * f1 - l1) * (2 * f2 - u2), 0.0))) / (
+        low_den if low_den > 0 else float("inf")
+    )
+    high_den = l2 * (2 * f2 - l2)
+    spread = sqrt(max(prod * prod - u1 * l2 * (2 * f1 - u1) * (2 * f2 - l2), 0.0))
+    high = (prod + spread) / high_den if high_den > 0 else float("inf")
 
     def clip(x: float) -> float:
         return min(max(x, 0.0), 1.0)
 
-    return [
-        clip(1.0 - float(np.exp(log_ratio + z * se))),
-        clip(1.0 - float(np.exp(log_ratio - z * se))),
-    ]
+    return [clip(1.0 - high), clip(1.0 - low)]
 
 
 def rng_of(seed: int | None) -> np.random.Generator:
