@@ -21,12 +21,15 @@ identical records singles out that profile), as Anonymeter does. A predicate's c
 out depends on the size of the table it runs on, so the control count is compared at the
 members' size n: a larger control set (m > n) by the exact expectation over its n-row subsets
 (hypergeometric: the predicate's k control matches, exactly one of them among n of m rows); a
-smaller one by Anonymeter's model of successes against table size, n·w·(1 − w)^(n − 1)
-integrated over the predicate weight w, fitted to those exact expectations at sizes up to m and
-extrapolated to n.
+smaller one is *bounded* — n/m times its count above, a Jensen bound below — and the risk's
+interval spans the bounds (``control_at_size``): a small control set gives a wide interval, not a
+confident false alarm. Rates are over the ``n_attacks`` requested, as Anonymeter counts; fewer
+than half found is a warning.
 
-Predicates are evaluated as boolean (predicates × records) matrices on the encoded table, one
-column at a time (``MixedEncoding``): no per-record or per-predicate Python loop.
+Predicates are counted by sorting and hashing (``PredicateIndex``): one sort of the table per
+set of constrained columns, a binary search per predicate — O(Q log N + Σ run), not O(Q · N).
+The baseline's random predicates (which may say ≠) are evaluated as boolean
+(predicates × records) matrices (``match_counts``), n_attacks of them once.
 """
 
 from __future__ import annotations
