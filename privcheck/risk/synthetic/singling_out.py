@@ -178,14 +178,15 @@ class PredicateIndex:
         o, v = ops[fast], values[fast]
         eq_mask = o == EQ
         rng_mask = (o != UNUSED) & ~eq_mask
-        weights = 1 << np.arange(self.p, dtype=np.int64)
-        sig = (eq_mask.astype(np.int64) @ weights) * (1 << self.p) + rng_mask.astype(
-            np.int64
-        ) @ weights
-        for s in np.unique(sig):
-            sel = np.flatnonzero(sig == s)
+        # one signature per distinct (equality columns, range columns) pattern, any width
+        patterns, which = np.unique(
+            np.concatenate([eq_mask, rng_mask], axis=1), axis=0, return_inverse=True
+        )
+        which = which.reshape(-1)
+        for s, pattern in enumerate(patterns):
+            sel = np.flatnonzero(which == s)
             out[fast[sel]] = self._count_signature(
-                o[sel], v[sel], eq_mask[sel[0]], rng_mask[sel[0]]
+                o[sel], v[sel], pattern[: self.p], pattern[self.p :]
             )
         return out
 
