@@ -35,6 +35,9 @@ from privcheck.risk.synthetic.control import (
     risk_figures,
 )
 
+#: the size correction a control set of another size than the members gets: none is needed
+PER_ATTACK = "none: rates are per attack, so the control set's size sets only the interval"
+
 
 def _secret_codes(frames: list[pd.DataFrame], secret: str, regression: bool) -> list[np.ndarray]:
     """The secret column of each frame as comparable values: numbers for a numeric column
@@ -129,6 +132,7 @@ def inference(
             "n_members": len(original),
             "n_controls": len(control),
             "n_synthetic": len(synthetic),
+            "control_size_correction": PER_ATTACK,
         }
     )
     return out

@@ -33,6 +33,9 @@ from privcheck.risk.synthetic.control import (
     risk_figures,
 )
 
+#: the size correction a control set of another size than the members gets: none is needed
+PER_ATTACK = "none: rates are per attack, so the control set's size sets only the interval"
+
 
 def default_halves(columns: list[str]) -> list[list[str]]:
     """The known attributes split in two halves (the first ⌈n/2⌉, the rest)."""
@@ -130,6 +133,7 @@ def linkability(
             "n_members": len(original),
             "n_controls": len(control),
             "n_synthetic": len(synthetic),
+            "control_size_correction": PER_ATTACK,
         }
     )
     return out

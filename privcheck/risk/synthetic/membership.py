@@ -47,6 +47,10 @@ from privcheck.risk.disclosure.model_membership import (
     t_interval,
 )
 
+#: the size correction a control set of another size than the members gets: none is needed
+PER_RECORD = (
+    "none: a balanced sample (the larger side subsampled to the smaller), so sizes may differ"
+)
 #: the target models the attack trains on a synthetic table (``target_model=…``)
 TARGET_MODELS = ("forest", "tree", "logistic")
 
@@ -225,6 +229,7 @@ def _synthetic_attack(
             "n_controls": len(control),
             "n_synthetic": len(synthetic),
             "n_repeats": n_repeats,
+            "control_size_correction": PER_RECORD,
             "distance_histogram": distance_histogram(dcr_m, dcr_c),
         }
     )

@@ -254,3 +254,23 @@ def test_check_never_passes_a_synthetic_risk_policy(cli, files):
 
     with pytest.raises(PolicyError, match="privcheck risk"):
         check(files["leak"], POLICY)
+
+
+def test_every_attack_says_which_size_correction_it_used(adult_synthetic):
+    d = adult_synthetic
+    policy = load_policy(POLICY)
+    control = d["control"].iloc[:300].reset_index(drop=True)
+    for attack in ("singling-out", "linkability", "inference", "membership-inference"):
+        report = assess(
+            d["members"],
+            d["independent"],
+            policy.quasi_identifiers,
+            risk_registry()[attack],
+            {},
+            seed=1,
+            policy=policy,
+            control=control,
+        )
+        how = report.figures["control_size_correction"]
+        assert how.startswith("extrapolated" if attack == "singling-out" else "none:"), how
+        assert report.verdict != VIOLATED
