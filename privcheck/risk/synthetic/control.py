@@ -151,12 +151,6 @@ def control_set(
         )
     if len(control) == 0 or len(members) == 0:
         raise DataError("the original and the control set must each have at least one record")
-    if len(control) < MIN_CONTROL:
-        raise DataError(
-            f"the control set has {len(control)} records; the attacks' baseline needs at least "
-            f"{MIN_CONTROL} (below that a control success rate of 0 cannot be told from 10 %): "
-            "give a larger control set"
-        )
     ov = overlap_limit(members, control, [str(c) for c in members.columns])
     if ov["overlaps"]:
         raise DataError(
@@ -165,6 +159,18 @@ def control_set(
             f"{ov['limit']:.1%}); the control set must be records the generator never saw"
         )
     return members.reset_index(drop=True), control.reset_index(drop=True)
+
+
+def require_control_size(control: pd.DataFrame) -> None:
+    """A control set of at least ``MIN_CONTROL`` records: below that the attack's baseline
+    cannot be estimated. Each attack checks it after its parameters (a bad parameter or a
+    limit is named first)."""
+    if len(control) < MIN_CONTROL:
+        raise DataError(
+            f"the control set has {len(control)} records; the attacks' baseline needs at least "
+            f"{MIN_CONTROL} (below that a control success rate of 0 cannot be told from 10 %): "
+            "give a larger control set"
+        )
 
 
 def require_records(**tables: pd.DataFrame | None) -> None:

@@ -31,6 +31,7 @@ from privcheck.risk.synthetic.control import (
     _as_numbers,
     known_columns,
     nearest,
+    require_control_size,
     require_records,
     risk_figures,
 )
@@ -87,6 +88,7 @@ def inference(
     if n_attacks < 1:
         raise PolicyError("n_attacks must be at least 1")
     ATTACKS.check(n_attacks, "n_attacks asks for", "give a smaller n_attacks")
+    require_control_size(control)
     secrets = known_columns(list(secrets), original, "sensitive attribute")
     known = known_columns(list(attributes or original.columns), original)
     rng = np.random.default_rng(random_state)

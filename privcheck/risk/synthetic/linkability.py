@@ -29,6 +29,7 @@ from privcheck.risk.synthetic.control import (
     MixedEncoding,
     known_columns,
     nearest,
+    require_control_size,
     require_records,
     risk_figures,
 )
@@ -95,6 +96,7 @@ def linkability(
         halves = default_halves(known_columns(list(attributes or original.columns), original))
     else:
         halves = _check_halves(aux_cols, original)
+    require_control_size(control)
     rng = np.random.default_rng(random_state)
     cols = list(dict.fromkeys(halves[0] + halves[1]))
     n_a = min(n_attacks, len(original))

@@ -270,6 +270,7 @@ def membership_inference(
     from privcheck.risk.synthetic.control import (
         control_set,
         known_columns,
+        require_control_size,
         require_records,
         same_columns,
     )
@@ -290,6 +291,7 @@ def membership_inference(
         members, control = control_set(
             original, control, control_share=control_share, seed=random_state, seed_given=True
         )
+        require_control_size(control)
         attrs = known_columns(list(attributes or original.columns), original)
         return _synthetic_attack(
             members,
@@ -317,6 +319,7 @@ def membership_inference(
         split_from=original,
         what="a model",
     )
+    require_control_size(control)
     return shadow_attack(
         members,
         control,

@@ -44,6 +44,7 @@ from privcheck.limits import ATTACK_QUERIES, ATTACKS
 from privcheck.risk.synthetic.control import (
     MixedEncoding,
     known_columns,
+    require_control_size,
     require_records,
     risk_figures,
     success_rate,
@@ -519,6 +520,7 @@ def singling_out(
         raise PolicyError("n_attacks and max_attempts must be at least 1")
     ATTACKS.check(n_attacks, "n_attacks asks for", "give a smaller n_attacks")
     ATTACK_QUERIES.check(max_attempts, "max_attempts asks for", "give a smaller max_attempts")
+    require_control_size(control)
     cols = known_columns(list(attributes or original.columns), original)
     if mode == "multivariate" and not 1 <= n_cols <= len(cols):
         raise PolicyError(
