@@ -43,6 +43,7 @@ from privcheck.errors import PolicyError
 from privcheck.limits import ATTACK_QUERIES, ATTACKS
 from privcheck.risk.synthetic.control import (
     MixedEncoding,
+    _ratio_interval,
     known_columns,
     require_control_size,
     require_records,
@@ -425,7 +426,17 @@ def control_at_size(
     fitted = _anonymeter_model(counts, m, n)
     top, bottom = min(scale * g1, cap), min(jensen(g1, g2), cap)
     point = min(max(fitted if fitted is not None else bottom, bottom), top)
-    return {"point": point, "low": low, "high": max(high, point), "how": EXTRAPOLATED}
+    return {
+        "point": point,
+        "low": low,
+        "high": max(high, point),
+        "how": EXTRAPOLATED,
+        # the bounds before the control's sampling error (G2 at its upper end, which the
+        # lower bound needs: with no pair matched the weights are not bounded away from 0)
+        "top": top,
+        "bottom": min(jensen(g1, g2_high), top),
+        "scale": scale,
+    }
 
 
 def _anonymeter_model(counts: np.ndarray, m: int, n: int) -> float | None:
@@ -471,23 +482,22 @@ def _extrapolated_figures(
     n_baseline: int,
     confidence: float,
 ) -> dict[str, Any]:
-    """``risk_figures`` for a control count known only within [low, high] (a control set
-    smaller than the members, ``control_at_size``): the risk's interval runs from the attack's
-    lower Wilson end against the control's upper bound to the attack's upper end against the
-    control's lower bound — a conservative interval (its two errors add, not in quadrature)."""
+    """``risk_figures`` for a control count known only within bounds (a control set smaller
+    than the members, ``control_at_size``): the risk's lower end is the ratio interval's
+    (``risk_figures``) against the upper bound, its upper end against the lower bound. The
+    control's rate is n/m times a count on m rows, so its sampling error is that of
+    N·m/n attacks (a Poisson count scaled by n/m has the variance of a rate over N·m/n):
+    the interval narrows smoothly to the exact one as m reaches n."""
     out = risk_figures(
         n_success, n_attacks, at["point"], n_attacks, n_baseline, n_attacks, confidence
     )
-    attack, e_a = success_rate(n_attacks, n_success, confidence)
-    top, bottom = at["high"] / n_attacks, at["low"] / n_attacks
-
-    def residual(a: float, c: float) -> float:
-        return 0.0 if c >= 1.0 else min(max((a - c) / (1.0 - c), 0.0), 1.0)
-
-    low, high = residual(attack - e_a, top), residual(attack + e_a, bottom)
+    n_eff = max(n_attacks / at["scale"], 1.0)
+    top, bottom = at["top"] / n_attacks, at["bottom"] / n_attacks
+    low = _ratio_interval(n_success, n_attacks, top * n_eff, n_eff, confidence)[0]
+    high = _ratio_interval(n_success, n_attacks, bottom * n_eff, n_eff, confidence)[1]
     out["risk_ci"] = [low, max(high, low)]
     out["risk"] = min(max(out["risk"], low), high)
-    out["control_rate_bounds"] = [bottom, top]
+    out["control_rate_bounds"] = [at["low"] / n_attacks, at["high"] / n_attacks]
     return out
 
 
