@@ -1,8 +1,14 @@
 """Singling-out, linkability and inference risk of a synthetic table: privcheck against
 Anonymeter 1.1.0 (the peer tool, Giomi et al. PETS 2023), same inputs, same run.
 
-    python benchmarks/synthetic_risk_speed.py            # Adult: 3,000 members, 3,000 controls
+    python benchmarks/synthetic_risk_speed.py            # 3,000, 20,000 and 40,000 members
+    python benchmarks/synthetic_risk_speed.py --sizes 3000   # one size
     python benchmarks/synthetic_risk_speed.py --quick    # 1,000 each, 200 attacks
+
+Sizes above a third of Adult (10,054 rows) cannot be split from it without overlap: their
+members, controls and population are drawn as Adult-like records — a random Adult row with
+each cell replaced, with probability 0.2, by the same column's value in another random row (the
+marginals stay Adult's; combinations are new, so uniqueness is realistic).
 
 Adult (the embedded extract) is split into the members (a generator's training rows), a control
 set it never saw and the rest of the population; two synthetic tables: ``leak`` (the members
@@ -48,9 +54,20 @@ QIS = [
 SECRET = "salary-class"
 
 
+def adult_like(adult: pd.DataFrame, n: int, rng: np.random.Generator) -> pd.DataFrame:
+    """``n`` records like Adult's: random rows with a fifth of their cells re-drawn."""
+    rows = adult.iloc[rng.integers(0, len(adult), n)].reset_index(drop=True)
+    for c in rows.columns:
+        hit = rng.random(n) < 0.2
+        rows.loc[hit, c] = adult[c].to_numpy()[rng.integers(0, len(adult), int(hit.sum()))]
+    return rows
+
+
 def scenario(n: int, seed: int) -> dict[str, pd.DataFrame]:
     adult = pd.read_csv(ADULT, sep=";")
     rng = np.random.default_rng(seed)
+    if 3 * n > len(adult):
+        adult = adult_like(adult, 3 * n, rng)
     order = rng.permutation(len(adult))
     members = adult.iloc[order[:n]].reset_index(drop=True)
     control = adult.iloc[order[n : 2 * n]].reset_index(drop=True)
@@ -161,20 +178,36 @@ def run_anonymeter(d, synthetic, n_attacks, seed):
 
 
 def warm_up(d) -> None:
-    """One tiny Anonymeter linkability run: numba compiles its distance kernel here."""
+    """One tiny run of each tool: numba compiles Anonymeter's distance kernel here, and
+    privcheck imports scipy — neither time then holds an import or a compilation."""
     small = {k: v.iloc[:50] for k, v in d.items()}
     run_anonymeter(small, small["leak"], 10, 0)
+    run_privcheck(small, small["leak"], 10, 0)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1,000 rows each, 200 attacks")
+    parser.add_argument("--sizes", default="3000,20000,40000", help="members (= controls)")
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
-    n, n_attacks = (1000, 200) if args.quick else (3000, 500)
+    sizes = [1000] if args.quick else [int(x) for x in args.sizes.split(",")]
+    n_attacks = 200 if args.quick else 500
+    warm_up(scenario(200, 2024))
+    ratios = {}
+    for n in sizes:
+        ratios[n] = one_size(n, n_attacks, args.seed)
+    print("\nAnonymeter / privcheck, all three attacks, both releases, this run:")
+    for n, (total_p, total_a) in ratios.items():
+        print(
+            f"  {n:>6,} rows: privcheck {total_p:6.2f} s, Anonymeter {total_a:7.2f} s, "
+            f"ratio {total_a / total_p:.1f}x"
+        )
+
+
+def one_size(n: int, n_attacks: int, seed: int) -> tuple[float, float]:
     d = scenario(n, 2024)
-    warm_up(d)
-    print(f"Adult: {n:,} members, {n:,} controls, {n:,} synthetic rows; {n_attacks} attacks\n")
+    print(f"\n{n:,} members, {n:,} controls, {n:,} synthetic rows; {n_attacks} attacks\n")
     header = (
         f"{'release':<12} {'attack':<13} {'privcheck risk [95 % CI]':<26} "
         f"{'Anonymeter risk [95 % CI]':<26} {'overlap':<8} {'privcheck s':>11} "
@@ -184,8 +217,8 @@ def main() -> None:
     print("-" * len(header))
     total_p = total_a = 0.0
     for release in ("leak", "independent"):
-        ours, t_ours = run_privcheck(d, d[release], n_attacks, args.seed)
-        theirs, t_theirs = run_anonymeter(d, d[release], n_attacks, args.seed)
+        ours, t_ours = run_privcheck(d, d[release], n_attacks, seed)
+        theirs, t_theirs = run_anonymeter(d, d[release], n_attacks, seed)
         for attack in ("singling-out", "linkability", "inference"):
             a, b = ours[attack], theirs[attack]
             overlap = a["risk_ci"][0] <= b["risk_ci"][1] and b["risk_ci"][0] <= a["risk_ci"][1]
@@ -202,6 +235,7 @@ def main() -> None:
         f"\ntotal: privcheck {total_p:.2f} s, Anonymeter {total_a:.2f} s, "
         f"ratio {total_a / total_p:.1f}"
     )
+    return total_p, total_a
 
 
 if __name__ == "__main__":

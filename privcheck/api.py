@@ -229,7 +229,9 @@ def evaluate_synthetic(
 ) -> Verdict:
     """The Verdict of a synthetic table: one entry per attack (inference: per sensitive
     attribute), its value the risk (membership inference: the advantage) over what the control
-    set gives, bounded by the policy's ``synthetic_risk.max_risk``.
+    set gives, bounded by the policy's ``synthetic_risk.max_risk`` — judged on its interval:
+    an entry passes when the interval lies below the bound (HOLDS), and fails when it lies
+    above (VIOLATED) or straddles it (INCONCLUSIVE).
 
     ``original`` holds the generator's training rows, ``control`` records of the same
     population it never saw (`privcheck.risk.synthetic`). Without ``synthetic_risk`` in the
@@ -241,6 +243,7 @@ def evaluate_synthetic(
     from privcheck.io import read_table
     from privcheck.plugins import risk_registry
     from privcheck.risk.assess import assess
+    from privcheck.risk.synthetic.verdict import judge
 
     policy = load_policy(policy)
     policy.require_decided(allow_draft=allow_draft)
@@ -273,11 +276,13 @@ def evaluate_synthetic(
         )
         for attribute, fig in entries:
             value = float(fig[key])
+            # judged on the interval (privcheck.risk.synthetic.verdict): INCONCLUSIVE fails
+            judged = judge(fig, key, bound) if bound is not None else {"passed": True}
             models.append(
                 ModelVerdict(
                     model=attack,
                     params={"attribute": attribute} if attribute else {},
-                    passed=bound is None or value <= bound,
+                    passed=bool(judged.get("passed", False)),
                     value=value,
                     statistic=_SYNTHETIC_STATISTIC[attack],
                     required=bound,

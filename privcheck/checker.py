@@ -15,7 +15,7 @@ from privcheck.details import sensitive_distribution, size_histogram, value_hist
 from privcheck.encoding import encode, sensitive_read
 from privcheck.engines import SOURCE_COLUMNS, WEIGHT, aggregate, engine_columns, is_engine_frame
 from privcheck.engines import check_policy as engine_check_policy
-from privcheck.errors import DataError
+from privcheck.errors import DataError, PolicyError
 from privcheck.io import read_table
 from privcheck.models.base import Evaluation, evaluate_models, validate_data
 from privcheck.nested import refuse_nested
@@ -478,6 +478,7 @@ def check(
     policy.require_decided(allow_draft=allow_draft)
     policy.require_attributes()
     refuse_mechanism_models(policy)
+    refuse_synthetic_risk(policy)
     source = str(data) if isinstance(data, str | Path) else None
     absent_note = None
     if is_engine_frame(data):
@@ -571,6 +572,21 @@ def refuse_mechanism_models(policy: Policy) -> None:
         model = registry[config.model]
         if model.target == "mechanism":
             model.evaluate(None, config)
+
+
+def refuse_synthetic_risk(policy: Policy) -> None:
+    """A policy that bounds ``synthetic_risk`` is a bound on attacks that need the generator's
+    training rows and a control set, which a check of one table does not have: refused in one
+    line naming the command that evaluates it — a check must never pass it unevaluated."""
+    if getattr(policy, "synthetic_risk", None) is None:
+        return
+    raise PolicyError(
+        "the policy bounds synthetic_risk, which a check of one table cannot evaluate (the "
+        "attacks need the generator's training rows and a control set): run `privcheck risk "
+        "--original TRAINING --masked SYNTHETIC --control CONTROL --policy POLICY --attack A` "
+        "for A in singling-out, linkability, inference, membership-inference (or drop "
+        "synthetic_risk from a copy of the policy to check its other models)"
+    )
 
 
 def _since(t: float) -> float:

@@ -653,9 +653,10 @@ ATTACKS = _limit(
     100_000,
     "attacks",
     "Most attacks a synthetic-data risk measure may be asked for with n_attacks (singling-out, "
-    "linkability, inference; default 500): each singling-out predicate is matched against "
-    "every original and control record, and a random baseline of as many is drawn (10^6 took "
-    "5 s of CPU on 200 records, 10^8 drew 2.8 GB before the first match).",
+    "linkability, inference; default 500): each singling-out predicate's matches are counted "
+    "in the original and control set, and a random baseline of as many is scanned against "
+    "every original record (10^6 took 5 s of CPU on 200 records, 10^8 drew 2.8 GB before the "
+    "first match).",
 )
 ATTACK_QUERIES = _limit(
     "attack_queries",

@@ -323,6 +323,15 @@ class SyntheticRisk(_Strict):
         le=1.0,
         description="Largest risk (membership inference: advantage) a release may show",
     )
+    confidence: float = Field(
+        0.99,
+        gt=0.5,
+        lt=1.0,
+        description="Level of the two-sided interval the bound is judged on (singling-out, "
+        "linkability, inference; membership inference: 95 %): VIOLATED when its lower end is "
+        "above max_risk, HOLDS when its upper end is below, else INCONCLUSIVE. A table that "
+        "leaks nothing is VIOLATED with probability at most (1 - confidence) / 2",
+    )
 
 
 class UtilityOptions(_Strict):

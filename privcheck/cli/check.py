@@ -110,6 +110,7 @@ def check(
         raise typer.BadParameter("give either DATA (a table) or --graph EDGES, not both")
     guard({"--output": output, "--report": report_file}, [data, graph, linked_with], policy)
     refuse_draft(policy, allow_draft)
+    _refuse_synthetic_risk(policy)
     if explain and (graph is not None or linked_with is not None):
         raise typer.BadParameter("--explain applies to a table check, not to --graph/--linked-with")
     if graph is not None:
@@ -169,6 +170,15 @@ def check(
             typer.echo(text, nl=not text.endswith("\n"))
         _wrote(report_file if output is None or str(output) == "-" else output, report_file)
     raise typer.Exit(0 if report.passed else 1)
+
+
+def _refuse_synthetic_risk(policy: Path) -> None:
+    """A policy with ``synthetic_risk`` is refused before any data is read (graph and linked
+    checks too): ``privcheck risk`` evaluates it."""
+    from privcheck.checker import refuse_synthetic_risk
+    from privcheck.policy import load_policy
+
+    refuse_synthetic_risk(load_policy(policy))
 
 
 def _marked(report, policy: Path):

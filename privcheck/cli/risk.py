@@ -94,6 +94,16 @@ def risk(
             "generator never saw, the non-members (same columns as --original)",
         ),
     ] = None,
+    attacks: Annotated[
+        int | None,
+        typer.Option(
+            "--attacks",
+            min=1,
+            help="Attacks on a synthetic table: how many to run (singling-out, linkability, "
+            "inference: n_attacks; membership-inference: records evaluated per side). An "
+            "INCONCLUSIVE verdict names the number that would decide",
+        ),
+    ] = None,
     allow_draft: AllowDraft = False,
     encoding: Encoding = "utf-8",
 ) -> None:
@@ -111,6 +121,11 @@ def risk(
     from privcheck.risk.assess import assess
 
     params = parse_params(param)
+    if attacks is not None:
+        key = "max_eval" if attack == "membership-inference" else "n_attacks"
+        if key in params:
+            raise PolicyError(f"give either --attacks or --param {key}=N, not both")
+        params[key] = attacks
     # every file risk reads: the intruder's rows, a model file, any other parameter naming one
     read = [intruder_records, *(v for v in params.values() if isinstance(v, str))]
     files = [f for f in read if f and os.path.isfile(f)]  # (not a number of records, a word)
@@ -150,5 +165,12 @@ def risk(
     )
     mark_draft(report, pol)
     emit(render(report, fmt, "risk", source=str(masked[0])), output)
+    if report.verdict == "INCONCLUSIVE" and fmt != "text":
+        from privcheck.risk.synthetic.verdict import inconclusive_line
+
+        extrapolated = str(report.figures.get("control_size_correction", "")).startswith(
+            "extrapolated"
+        )
+        typer.echo(inconclusive_line(report.attacks_to_decide, extrapolated), err=True)
     if report.passed is False:
         raise typer.Exit(1)

@@ -36,7 +36,9 @@ def render_risk_html(report: Any) -> str:
         + (f" Attack parameters: {e(_params(report.params))}." if report.params else "")
         + (
             f" Policy bound synthetic_risk.max_risk {report.max_risk:g}: "
-            + ("holds." if report.passed else "violated.")
+            + {"HOLDS": "holds.", "VIOLATED": "violated."}.get(
+                str(report.verdict), "inconclusive: run more attacks."
+            )
             if report.passed is not None
             else ""
         )

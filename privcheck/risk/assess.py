@@ -83,8 +83,26 @@ class RiskReport(BaseModel):
     )
     passed: bool | None = Field(
         default=None,
-        description="Whether the attack's risk (membership inference: its advantage; inference: "
-        "the riskiest attribute's) is at most max_risk; null without a bound. False exits 1",
+        description="Whether the policy's max_risk holds: true when the risk's confidence "
+        "interval (membership inference: the advantage's; inference: every attribute's) lies "
+        "below it (verdict HOLDS); false when VIOLATED or INCONCLUSIVE; null without a bound. "
+        "False exits 1",
+    )
+    verdict: Literal["HOLDS", "VIOLATED", "INCONCLUSIVE"] | None = Field(
+        default=None,
+        description="synthetic_risk.max_risk judged on the interval: VIOLATED when its lower "
+        "end is above the bound, HOLDS when its upper end is below it, else INCONCLUSIVE; null "
+        "without a bound",
+    )
+    attacks_to_decide: int | None = Field(
+        default=None,
+        description="INCONCLUSIVE: the number of attacks (--attacks N) that would decide at the "
+        "observed rate (the interval narrowing as 1/sqrt(N)); null otherwise",
+    )
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What limits the figures, e.g. singling out finding fewer than half the "
+        "predicates requested",
     )
     draft: bool = Field(
         default=False,
@@ -479,6 +497,9 @@ def assess(
             f"attack {measure.name} takes no control set; --control is for the attacks on a "
             "synthetic table (membership-inference, singling-out, linkability, inference)"
         )
+    bound = getattr(policy, "synthetic_risk", None)
+    if bound is not None and getattr(measure, "takes_control", False):
+        _judged_level(measure, params, bound.confidence)
     out = measure.assess(inputs, **dict(params))
     elapsed = time.perf_counter() - started
     out.figures, out.detail = without_seed(out.figures), without_seed(out.detail)
@@ -508,20 +529,33 @@ def assess(
         elapsed_seconds=elapsed,
         sections=risk_sections(out, measure.name) + list(out.sections),
         control=control_name,
+        warnings=list(out.figures.get("warnings") or []),
         **_bound(out, policy),
     )
+
+
+def _judged_level(measure: type[RiskMeasure], params: dict[str, Any], level: float) -> None:
+    """The policy's ``synthetic_risk.confidence`` as the attack's interval level, unless the
+    attack was given one (``--param confidence=``) or has none (membership inference: 95 %)."""
+    import inspect
+
+    function = getattr(measure, "function", None)
+    if function is None or "confidence" in params:
+        return
+    if "confidence" in inspect.signature(function()).parameters:
+        params["confidence"] = level
 
 
 def _bound(out: RiskOutcome, policy: Any) -> dict[str, Any]:
     """``max_risk`` and ``passed`` from the policy's ``synthetic_risk`` bound, for the attacks
     on a synthetic table (whose outcome names the bounded figure)."""
+    from privcheck.risk.synthetic.verdict import judge
+
     bound = getattr(policy, "synthetic_risk", None)
     if bound is None or out.bounded_figure is None:
         return {}
-    value = out.figures.get(out.bounded_figure)
-    if not isinstance(value, int | float):
-        return {}
-    return {"max_risk": bound.max_risk, "passed": bool(value <= bound.max_risk)}
+    judged = judge(out.figures, out.bounded_figure, bound.max_risk)
+    return {"max_risk": bound.max_risk, **judged} if judged else {}
 
 
 def randomness(seed_given: bool) -> str:
@@ -535,6 +569,59 @@ def _rate(v: float | None) -> str:
 
 def _interval_value(v: Any) -> bool:
     return isinstance(v, list) and len(v) == 2 and all(isinstance(x, float) for x in v)
+
+
+def _shown(value: Any) -> str:
+    if _interval_value(value):
+        return f"[{_fmt(value[0])}, {_fmt(value[1])}]"
+    return _fmt(value) if isinstance(value, float) else str(value)
+
+
+def _flat_figures(figures: dict[str, Any], top: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """One line per figure of ``figures``: an interval ``k_ci`` (or ``k_bounds``) beside its
+    estimate ``k``, an error ``k_error`` as ``± e``; with ``top`` (the enclosing level) a figure
+    equal to the one of the same name there is left out — it is already shown."""
+    out = []
+    for k, v in figures.items():
+        if k.endswith(("_ci", "_error", "_bounds")) and any(
+            k == f"{base}{tail}" and base in figures
+            for tail in ("_ci", "_error", "_bounds")
+            for base in [k[: -len(tail)]]
+        ):
+            continue  # shown beside its estimate
+        if not (v is None or isinstance(v, bool | int | float | str) or _interval_value(v)):
+            continue
+        if top is not None and k in top and top[k] == v:
+            continue
+        text = _shown(v)
+        if _interval_value(figures.get(f"{k}_ci")):
+            text += f"  {_shown(figures[f'{k}_ci'])}"
+        if isinstance(figures.get(f"{k}_error"), float):
+            text += f" ± {_fmt(figures[f'{k}_error'])}"
+        if _interval_value(figures.get(f"{k}_bounds")):
+            text += f"  (bounds {_shown(figures[f'{k}_bounds'])})"
+        out.append((k, text))
+    return out
+
+
+def _figure_lines(figures: dict[str, Any]) -> list[tuple[str, str]]:
+    """The attack's figures, each once. Inference: the top level repeats the riskiest
+    attribute's figures, which are shown under its name (``attributes.<name>.risk``), each
+    attribute in turn; a nested signal's (membership inference's ``distance``) figures are
+    shown where they differ from the top level's."""
+    groups = figures.get("attributes")
+    per_attribute = isinstance(groups, dict) and all(isinstance(d, dict) for d in groups.values())
+    worst = groups.get(figures.get("attribute")) if per_attribute else None
+    lines = _flat_figures(figures, worst)
+    for k, v in figures.items():
+        if not isinstance(v, dict):
+            continue
+        if k == "attributes" and per_attribute:
+            for name, d in v.items():
+                lines += [(f"{k}.{name}.{kk}", vv) for kk, vv in _flat_figures(d, None)]
+        else:
+            lines += [(f"{k}.{kk}", vv) for kk, vv in _flat_figures(v, figures)]
+    return lines
 
 
 def render_risk_text(report: RiskReport) -> str:
@@ -558,35 +645,28 @@ def render_risk_text(report: RiskReport) -> str:
             f"  record risk             mean {_fmt(s.mean)}, median {_fmt(s.median)}, "
             f"p90 {_fmt(s.p90)}, max {_fmt(s.maximum)}; {s.share_certain:.1%} at risk 1",
         ]
-    scalars = _scalars(report.figures)
-    for k, v in report.figures.items():  # an interval, and a baseline's own figures, too
-        if _interval_value(v):
-            scalars[k] = f"[{_fmt(v[0])}, {_fmt(v[1])}]"
-        elif isinstance(v, dict):
-            nested = {kk: vv for kk, vv in v.items() if isinstance(vv, dict)}
-            for name, d in (*nested.items(), ("", v)):  # inference: one entry per attribute
-                prefix = f"{k}.{name}." if name else f"{k}."
-                for kk, vv in _scalars(d).items():
-                    scalars[prefix + kk] = vv
-                for kk, vv in d.items():
-                    if _interval_value(vv):
-                        scalars[prefix + kk] = f"[{_fmt(vv[0])}, {_fmt(vv[1])}]"
-    if scalars:
+    shown = _figure_lines(report.figures)
+    if shown:
         lines += ["", "  figures"]
-        width = max(len(k) for k in scalars)
-        lines += [
-            f"    {k:<{width}}  {_fmt(v) if isinstance(v, float) else v}"
-            for k, v in scalars.items()
-        ]
+        width = max(len(k) for k, _ in shown)
+        lines += [f"    {k:<{width}}  {v}" for k, v in shown]
+    for warning in report.warnings:
+        lines += ["", f"  warning: {warning}"]
     if report.attribute_contribution:
         lines += ["", f"  per-attribute contribution ({report.attribute_contribution_kind})"]
         width = max(len(a) for a in report.attribute_contribution)
         lines += [f"    {a:<{width}}  {_fmt(v)}" for a, v in report.attribute_contribution.items()]
     if report.passed is not None:
-        lines += [
-            "",
-            f"  policy synthetic_risk.max_risk {_fmt(report.max_risk)}: "
-            + ("holds" if report.passed else "VIOLATED (exit 1)"),
-        ]
+        from privcheck.risk.synthetic.verdict import INCONCLUSIVE, inconclusive_line
+
+        said = {"HOLDS": "holds", "VIOLATED": "VIOLATED (exit 1)"}.get(
+            report.verdict or "", "INCONCLUSIVE (exit 1)"
+        )
+        lines += ["", f"  policy synthetic_risk.max_risk {_fmt(report.max_risk)}: {said}"]
+        if report.verdict == INCONCLUSIVE:
+            extrapolated = str(report.figures.get("control_size_correction", "")).startswith(
+                "extrapolated"
+            )
+            lines.append(f"  {inconclusive_line(report.attacks_to_decide, extrapolated)}")
     lines.append(f"\n  {report.elapsed_seconds:.2f} s")
     return "\n".join(lines) + "\n"

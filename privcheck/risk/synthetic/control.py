@@ -39,6 +39,11 @@ from privcheck.errors import DataError, PolicyError
 
 #: control rows identical to a member row beyond what chance gives (share of the control set)
 OVERLAP_MARGIN = 0.05
+#: the smallest control set an attack's baseline can be estimated from: with fewer records the
+#: 95 % Wilson interval of a control success rate of 0 reaches above 10 % (its upper end is
+#: z² / (m + z²) ≤ 0.1 from m = 9·z² = 34.6), so the baseline — what population knowledge
+#: gives — cannot be told from a tenth of the attacks succeeding
+MIN_CONTROL = 35
 #: query rows × candidate rows × columns per block of a nearest-neighbour search
 _BLOCK_CELLS = 4_000_000
 #: distances that differ by less than this are ties (floating-point rounding of equal sums)
@@ -154,6 +159,18 @@ def control_set(
             f"{ov['limit']:.1%}); the control set must be records the generator never saw"
         )
     return members.reset_index(drop=True), control.reset_index(drop=True)
+
+
+def require_control_size(control: pd.DataFrame) -> None:
+    """A control set of at least ``MIN_CONTROL`` records: below that the attack's baseline
+    cannot be estimated. Each attack checks it after its parameters (a bad parameter or a
+    limit is named first)."""
+    if len(control) < MIN_CONTROL:
+        raise DataError(
+            f"the control set has {len(control)} records; the attacks' baseline needs at least "
+            f"{MIN_CONTROL} (below that a control success rate of 0 cannot be told from 10 %): "
+            "give a larger control set"
+        )
 
 
 def require_records(**tables: pd.DataFrame | None) -> None:
@@ -399,19 +416,27 @@ def risk_figures(
     confidence: float = 0.95,
 ) -> dict[str, Any]:
     """The risk of one attack from its successes on the members, the controls and a random
-    guesser: ``risk`` = (attack − control) / (1 − control) of the Wilson rates, its interval by
-    error propagation, both bounded to [0, 1]."""
+    guesser: ``risk`` = (attack − control) / (1 − control) of the Wilson rates (Anonymeter's
+    definition), bounded to [0, 1].
+
+    Its interval is not Anonymeter's linear error propagation, which treats the ratio as
+    normal and is too narrow on its upper side when the control rate is high (inference on
+    Adult's salary class: 0.75; 200 controls gave 6 % of independent tables a lower end above
+    0.05 at 95 %). 1 − risk = (1 − attack) / (1 − control) is a ratio of two failure rates:
+    the interval is the MOVER one for a ratio of proportions from the two Wilson intervals
+    (Donner & Zou 2012), which keeps its level down to a few dozen controls (simulated: a
+    lower end above 0 in 2.0–2.7 % of leak-free draws at 95 %, where Katz's log interval gave
+    6 % with 50 controls)."""
     attack, e_a = success_rate(n_attacks, n_success, confidence)
     control, e_c = success_rate(n_control_attacks, n_control, confidence)
     baseline, _ = success_rate(n_baseline_attacks, n_baseline, confidence)
     if control >= 1.0:
-        residual, error = 0.0, 1.0
+        residual = 0.0
+        ci = [0.0, 1.0]
     else:
         residual = (attack - control) / (1.0 - control)
-        d_a = 1.0 / abs(1.0 - control)
-        d_c = (attack - 1.0) / (1.0 - control) ** 2
-        error = sqrt((e_a * d_a) ** 2 + (e_c * d_c) ** 2)
-    risk, ci = _bound(residual, error)
+        ci = _ratio_interval(n_success, n_attacks, n_control, n_control_attacks, confidence)
+    risk = min(max(residual, ci[0]), ci[1])
     return {
         "risk": risk,
         "risk_ci": ci,
@@ -425,7 +450,45 @@ def risk_figures(
         "n_success": float(n_success),
         "n_control_success": float(n_control),
         "better_than_baseline": bool(attack > baseline),
+        "confidence": float(confidence),
     }
+
+
+def _wilson_bounds(x: float, n: float, z: float) -> tuple[float, float]:
+    """The Wilson score interval of the proportion x / n."""
+    p = x / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / den
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+def _ratio_interval(
+    n_success: float, n_attacks: int, n_control: float, n_control_attacks: int, confidence: float
+) -> list[float]:
+    """1 − the MOVER interval of the ratio of failure rates (attack / control), from each
+    rate's Wilson interval (Donner & Zou 2012, "Closed-form confidence intervals for functions
+    of the normal mean and standard deviation", eq. for a ratio of proportions)."""
+    z = _probit(confidence)
+    f1 = (n_attacks - n_success) / n_attacks
+    f2 = (n_control_attacks - n_control) / n_control_attacks
+    if f2 <= 0:  # the control never fails: no ratio
+        return [0.0, 1.0]
+    l1, u1 = _wilson_bounds(n_attacks - n_success, n_attacks, z)
+    l2, u2 = _wilson_bounds(n_control_attacks - n_control, n_control_attacks, z)
+    prod = f1 * f2
+    low_den = u2 * (2 * f2 - u2)
+    low = (prod - sqrt(max(prod * prod - l1 * u2 * (2 * f1 - l1) * (2 * f2 - u2), 0.0))) / (
+        low_den if low_den > 0 else float("inf")
+    )
+    high_den = l2 * (2 * f2 - l2)
+    spread = sqrt(max(prod * prod - u1 * l2 * (2 * f1 - u1) * (2 * f2 - l2), 0.0))
+    high = (prod + spread) / high_den if high_den > 0 else float("inf")
+
+    def clip(x: float) -> float:
+        return min(max(x, 0.0), 1.0)
+
+    return [clip(1.0 - high), clip(1.0 - low)]
 
 
 def rng_of(seed: int | None) -> np.random.Generator:

@@ -11,7 +11,9 @@ members (no risk); one that copies its members lets it guess members better. The
 guesses the value of a random synthetic record.
 
 Each sensitive attribute of the policy is attacked on its own; ``attributes`` holds one entry
-per secret, and the top-level figures are those of the riskiest one.
+per secret, and the top-level figures are those of the riskiest one. With s secrets each
+interval is at the level 1 − (1 − confidence)/s (Bonferroni), so that a policy bound judged on
+all of them (`privcheck.risk.synthetic.verdict`) keeps the false-alarm rate of one interval.
 """
 
 from __future__ import annotations
@@ -29,9 +31,13 @@ from privcheck.risk.synthetic.control import (
     _as_numbers,
     known_columns,
     nearest,
+    require_control_size,
     require_records,
     risk_figures,
 )
+
+#: the size correction a control set of another size than the members gets: none is needed
+PER_ATTACK = "none: rates are per attack, so the control set's size sets only the interval"
 
 
 def _secret_codes(frames: list[pd.DataFrame], secret: str, regression: bool) -> list[np.ndarray]:
@@ -82,6 +88,7 @@ def inference(
     if n_attacks < 1:
         raise PolicyError("n_attacks must be at least 1")
     ATTACKS.check(n_attacks, "n_attacks asks for", "give a smaller n_attacks")
+    require_control_size(control)
     secrets = known_columns(list(secrets), original, "sensitive attribute")
     known = known_columns(list(attributes or original.columns), original)
     rng = np.random.default_rng(random_state)
@@ -91,6 +98,9 @@ def inference(
     targets = original.iloc[np.sort(rng.choice(len(original), n_a, replace=False))]
     controls = control.iloc[np.sort(rng.choice(len(control), n_c, replace=False))]
     per: dict[str, dict[str, Any]] = {}
+    # several secrets: each interval at 1 − α/s (Bonferroni), so the chance that any of them
+    # lies wholly above a bound the table meets stays that of one interval
+    level = 1.0 - (1.0 - confidence) / len(secrets)
     for secret in secrets:
         aux = [c for c in known if c != secret]
         if not aux:
@@ -109,8 +119,9 @@ def inference(
         who = rng.choice(n_a, n_b, replace=False)
         base = _correct(guess, truth[1][who], regression, tolerance)
         fig = risk_figures(
-            int(hits[0].sum()), n_a, int(hits[1].sum()), n_c, int(base.sum()), n_b, confidence
+            int(hits[0].sum()), n_a, int(hits[1].sum()), n_c, int(base.sum()), n_b, level
         )
+        fig["confidence"] = level
         fig["aux_cols"] = aux
         per[secret] = fig
     worst = max(per, key=lambda s: per[s]["risk"])
@@ -123,6 +134,7 @@ def inference(
             "n_members": len(original),
             "n_controls": len(control),
             "n_synthetic": len(synthetic),
+            "control_size_correction": PER_ATTACK,
         }
     )
     return out

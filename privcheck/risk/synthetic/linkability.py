@@ -29,9 +29,13 @@ from privcheck.risk.synthetic.control import (
     MixedEncoding,
     known_columns,
     nearest,
+    require_control_size,
     require_records,
     risk_figures,
 )
+
+#: the size correction a control set of another size than the members gets: none is needed
+PER_ATTACK = "none: rates are per attack, so the control set's size sets only the interval"
 
 
 def default_halves(columns: list[str]) -> list[list[str]]:
@@ -92,6 +96,7 @@ def linkability(
         halves = default_halves(known_columns(list(attributes or original.columns), original))
     else:
         halves = _check_halves(aux_cols, original)
+    require_control_size(control)
     rng = np.random.default_rng(random_state)
     cols = list(dict.fromkeys(halves[0] + halves[1]))
     n_a = min(n_attacks, len(original))
@@ -130,6 +135,7 @@ def linkability(
             "n_members": len(original),
             "n_controls": len(control),
             "n_synthetic": len(synthetic),
+            "control_size_correction": PER_ATTACK,
         }
     )
     return out

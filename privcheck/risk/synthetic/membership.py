@@ -47,6 +47,10 @@ from privcheck.risk.disclosure.model_membership import (
     t_interval,
 )
 
+#: the size correction a control set of another size than the members gets: none is needed
+PER_RECORD = (
+    "none: a balanced sample (the larger side subsampled to the smaller), so sizes may differ"
+)
 #: the target models the attack trains on a synthetic table (``target_model=…``)
 TARGET_MODELS = ("forest", "tree", "logistic")
 
@@ -225,6 +229,7 @@ def _synthetic_attack(
             "n_controls": len(control),
             "n_synthetic": len(synthetic),
             "n_repeats": n_repeats,
+            "control_size_correction": PER_RECORD,
             "distance_histogram": distance_histogram(dcr_m, dcr_c),
         }
     )
@@ -265,6 +270,7 @@ def membership_inference(
     from privcheck.risk.synthetic.control import (
         control_set,
         known_columns,
+        require_control_size,
         require_records,
         same_columns,
     )
@@ -285,6 +291,7 @@ def membership_inference(
         members, control = control_set(
             original, control, control_share=control_share, seed=random_state, seed_given=True
         )
+        require_control_size(control)
         attrs = known_columns(list(attributes or original.columns), original)
         return _synthetic_attack(
             members,
@@ -312,6 +319,7 @@ def membership_inference(
         split_from=original,
         what="a model",
     )
+    require_control_size(control)
     return shadow_attack(
         members,
         control,

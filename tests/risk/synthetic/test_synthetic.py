@@ -13,6 +13,7 @@ import yaml
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.plugins import risk_registry
+from privcheck.report import _fmt
 from privcheck.risk.assess import assess, render_risk_text
 from privcheck.risk.synthetic.control import (
     MixedEncoding,
@@ -302,8 +303,9 @@ def test_numeric_missing_values_are_refused():
 
 
 def test_rates_and_risk_are_anonymeters():
-    """Wilson-score rates and the residual risk with its propagated error: Anonymeter's own
-    functions are the oracle."""
+    """Wilson-score rates and the residual risk: Anonymeter's own functions are the oracle.
+    (Issue 34: the interval is no longer Anonymeter's linear propagation but Katz's for the
+    ratio of failure rates; it must still overlap Anonymeter's and hold its point.)"""
     pytest.importorskip("anonymeter")
     from anonymeter.stats.confidence import EvaluationResults
 
@@ -314,12 +316,29 @@ def test_rates_and_risk_are_anonymeters():
         ours = risk_figures(s, n, c, n, b, n)
         risk = theirs.risk()
         assert ours["risk"] == pytest.approx(risk.value, abs=1e-12)
-        assert ours["risk_ci"] == pytest.approx(list(risk.ci), abs=1e-12)
+        low, high = ours["risk_ci"]
+        assert low <= risk.ci[1] and risk.ci[0] <= high and low <= risk.value <= high
         assert ours["attack_rate"] == pytest.approx(theirs.attack_rate.value, abs=1e-12)
         assert ours["control_rate"] == pytest.approx(theirs.control_rate.value, abs=1e-12)
     rate, err = success_rate(100, 30)
     assert rate == pytest.approx((30 + 1.92073) / (100 + 3.84146), abs=1e-5)
     assert err > 0
+
+
+def test_risk_interval_keeps_its_level():
+    """The interval's false-alarm rate by simulation (the oracle): members and controls with
+    the same success rate (no leak), the lower end above 0 in at most the 2.5 % a 95 %
+    interval allows (plus the simulation's error) — at high and low rates, down to the
+    smallest control set accepted."""
+    rng = np.random.default_rng(0)
+    for p, n_a, n_c in ((0.75, 500, 200), (0.2, 500, 50), (0.9, 500, 50), (0.5, 300, 35)):
+        hits = 0
+        for _ in range(2000):
+            fig = risk_figures(rng.binomial(n_a, p), n_a, rng.binomial(n_c, p), n_c, 0, n_a)
+            hits += fig["risk_ci"][0] > 0
+        assert hits / 2000 <= 0.025 + 3 * (0.025 * 0.975 / 2000) ** 0.5, (p, hits)
+    # a leak is seen: members succeed 0.9, controls 0.75
+    assert risk_figures(450, 500, 150, 200, 0, 500)["risk_ci"][0] > 0.3
 
 
 # --------------------------------------------------------------------------- CLI, policy, Verdict
@@ -483,8 +502,15 @@ def test_html_draws_the_distances(cli, files, tmp_path):
 
 
 def test_text_report(adult_synthetic):
-    text = render_risk_text(_run(adult_synthetic, "leak", "membership-inference"))
-    assert "advantage_ci" in text and "distance.auc" in text
+    """Each figure once, its interval beside it (issue 34: the distance signal's figures were
+    listed twice and advantage_ci far from the advantage)."""
+    report = _run(adult_synthetic, "leak", "membership-inference")
+    text = render_risk_text(report)
+    (line,) = [x for x in text.splitlines() if x.split()[:1] == ["advantage"]]
+    low, high = report.figures["advantage_ci"]
+    assert f"[{_fmt(low)}, {_fmt(high)}]" in line
+    names = [x.split()[0] for x in text.split("  figures")[1].splitlines() if x.strip()]
+    assert "auc" in names and len(names) == len(set(names)) and "distance.auc" not in names
 
 
 def test_verdict_of_a_synthetic_table(adult_synthetic):
