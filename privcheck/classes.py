@@ -138,6 +138,20 @@ def _decode(combined: np.ndarray, cards: list[int]) -> np.ndarray:
     return keys
 
 
+def row_classes(encoded: EncodedTable, node: tuple[int, ...]) -> np.ndarray:
+    """The class at ``node`` of every row of ``encoded`` (numbered as ``classes.count`` numbers
+    them); for an engine's counts, where ``count`` tracks no records (rows are aggregates)."""
+    cols = [c.codes_at(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
+    cards = [c.cardinality(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
+    if not cols:
+        n_rows = encoded.n_records if encoded.weights is None else len(encoded.weights)
+        return np.zeros(n_rows, dtype=np.int64)
+    if encoded.weights is not None and (encoded.weights == 0).any():  # pragma: no cover
+        raise ValueError("zero-weight rows have no class")  # (an engine never counts 0)
+    inverse, _, _ = group_keys(cols, cards)
+    return inverse
+
+
 def first_rows(inverse: np.ndarray, n_groups: int) -> np.ndarray:
     """Index of the first row of each group."""
     first = np.empty(n_groups, dtype=np.int64)

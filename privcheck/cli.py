@@ -346,13 +346,13 @@ def check(
         report = _marked(check_graph(graph, policy, max_violators=max_violators), policy)
         source = str(graph)
     elif linked_with is not None:
-        from privcheck.anonymizers.complementary import check_linked
+        from privcheck.pipeline.check import check_linked
 
         report = check_linked(Path(data), linked_with, policy, max_violators=max_violators)
         report = _marked(report, policy)
         source = f"{data} ⋈ {linked_with}"
     else:
-        from privcheck.checker import check as run_check
+        from privcheck.pipeline.check import check as run_check
 
         frame: object = data
         if engine is not Engine.pandas:
@@ -586,8 +586,8 @@ def _anonymize_table(
     allow_draft=False,
 ):
     """Anonymize a table (pandas or an engine) and stage its release at ``output``."""
-    from privcheck.anonymizers import anonymize as run_anonymize
     from privcheck.engines.output import write_release
+    from privcheck.pipeline.anonymize import anonymize as run_anonymize
     from privcheck.progress import progress
     from privcheck.text_report import render_anonymization_text
 
@@ -929,8 +929,8 @@ def apply(
     The policy is the only authority: a transformation whose suppression_limit is above the
     policy's, or whose suppressed_records differs, is refused (exit 2); a lower limit is applied
     and a note says so."""
-    from privcheck.anonymizers import apply as run_apply
     from privcheck.engines.output import write_release
+    from privcheck.pipeline.apply import apply as run_apply
 
     guard(
         {"--output": output},
@@ -1170,10 +1170,10 @@ def demo(
     release and its HTML report are written."""
     import tempfile
 
-    from privcheck.anonymizers import anonymize as run_anonymize
-    from privcheck.checker import check as run_check
     from privcheck.html_report import render_anonymization_html
     from privcheck.io import all_or_nothing, read_table, write_table, write_text_atomic
+    from privcheck.pipeline.anonymize import anonymize as run_anonymize
+    from privcheck.pipeline.check import check as run_check
     from privcheck.policy import load_policy
     from privcheck.text_report import render_anonymization_text, render_text
 

@@ -683,6 +683,15 @@ def parse_policy(data: Any, base_dir: Path | None = None, text: str | None = Non
     return policy
 
 
+def aggregated_policy(policy: Policy) -> Policy:
+    """The policy restricted to the columns an aggregated frame carries (an engine's counts, a
+    release's distinct rows): identifiers and insensitive columns do not enter the group-by,
+    so ``encode`` must not look for them there."""
+    keep = {Role.quasi_identifier, Role.sensitive}
+    attributes = {n: a for n, a in policy.attributes.items() if a.role in keep}
+    return policy.model_copy(update={"attributes": attributes})
+
+
 def load_policy(source: Policy | dict | str | Path) -> Policy:
     """Load a policy from a Policy, a dict, or a YAML/JSON file path.
 

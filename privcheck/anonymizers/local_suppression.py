@@ -72,36 +72,19 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 import numpy as np
-import pandas as pd
 
-from privcheck.anonymizers.base import EngineRelease, Plan, PlannedAnonymizer, check_possible
-from privcheck.anonymizers.mapping import (
-    RAW,
-    WRITTEN,
-    CombinationMapping,
-    combination_mapping,
-    row_classes,
-)
-from privcheck.anonymizers.release import (
-    materialise,
-    people_counts,
-    recheck,
-    removed_columns,
-    without_individual,
-)
-from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
-from privcheck.checker import SUPPRESSED, suppression_limit_records
-from privcheck.classes import ClassTable, count, group, people_per_group
-from privcheck.encoding import EncodedTable, encode, string_labels
+from privcheck.anonymizers.base import Anonymizer, check_possible, suppression_limit_records
+from privcheck.classes import ClassTable, count, group, people_per_group, row_classes
+from privcheck.encoding import EncodedTable, string_labels
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.limits import BLANKING_PATTERNS
+from privcheck.plan import SUPPRESSED, CombinationRecoding, Plan
 from privcheck.policy import Policy
-from privcheck.report import AnonymizationReport, Report
 from privcheck.wildcard import star_codes
 
 
-class LocalSuppression(PlannedAnonymizer):
+class LocalSuppression(Anonymizer):
     name = "local-suppression"
     summary = "blank the fewest quasi-identifier cells ('*') so k-anonymity holds"
     #: the models blanking cells can enforce
@@ -119,16 +102,17 @@ class LocalSuppression(PlannedAnonymizer):
 
     def plan(
         self,
-        data: pd.DataFrame,
+        encoded: EncodedTable | None,
         policy: Policy,
         *,
-        encoded: EncodedTable | None = None,
+        rows: Any = None,
         seed: int | None = None,
-        keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Any = None,
+        lower: Any = None,
     ) -> Plan:
-        """Blank on the class table; ``release`` writes the blanked rows and re-checks them."""
+        """Blank on the class table: a ``CombinationRecoding`` whose groups are the classes at
+        the starting node and whose units are their records' blanked rows."""
         started = time.perf_counter()
         self.refuse_unsupported(policy)
         k = self.required_k(policy)
@@ -140,8 +124,6 @@ class LocalSuppression(PlannedAnonymizer):
                 f"polish must be a number of neighbourhoods, 0 or more (--param polish=12); "
                 f"got {polish_rounds!r}"
             )
-        if encoded is None:
-            encoded = encode(data, policy)
         check_possible(encoded, policy)
         bound_patterns(len(encoded.quasi_identifiers))
         node = self.start_node(encoded, policy, k)
@@ -179,6 +161,21 @@ class LocalSuppression(PlannedAnonymizer):
             metrics = release_metrics(table, prob, units, wildcard=wildcard)
             per_attribute = blanked_loss_by_attribute(table, prob, units)
             gsize, effective, n_sup = released_classes(prob, units, wildcard=wildcard)
+            n_suppressed = n_full if star_mode else 0
+            row_group = table.record_class
+            if row_group is None:  # an engine's counts: the class of every aggregated row
+                row_group = row_classes(encoded, node)
+            recoding = CombinationRecoding(
+                list(encoded.qi_names),
+                row_group,
+                units.parent,
+                units.sizes,
+                released_label_columns(table, units, blanked, prob),
+                suppressed_units=full_units if star_mode and prob.m else None,
+                # a check of a release entirely '*' judges it as one class, suppressed included
+                starred_kept=bool(star_mode and prob.m and full_units[units.sizes > 0].all()),
+                count_changed=True,
+            )
         else:
             metrics = people_metrics(table, prob, people)
             share = people.n_suppressed / max(table.n_records, 1)
@@ -187,132 +184,35 @@ class LocalSuppression(PlannedAnonymizer):
                 for name, value in blanked_loss_by_attribute(table, prob, weighted).items()
             }
             gsize, effective = people.group_records, people.group_people
-            n_sup = people.n_suppressed
-
-        def report(
-            check: Report,
-            n_suppressed: int,
-            n_rows: int,
-            changed: int,
-            removed: list[str],
-            utility: Any,
-            *,
-            ground: bool = True,
-            engine: bool = False,
-        ) -> AnonymizationReport:
-            """The report of a release, made here (``release``) or by an engine (not shuffled:
-            no seed, the engine's row order)."""
-            out = AnonymizationReport(
-                algorithm=self.name,
-                parameters={
-                    **self.params,
-                    "importance": [encoded.qi_names[j] for j in np.argsort(-importance)],
-                    "k": k,
-                    "models": [{"model": m.model, **m.params()} for m in policy.models],
-                    "suppression_limit": policy.suppression_limit,
-                    "suppression_limit_records": limit,
-                    "suppressed_records": policy.suppressed_records,
-                    "suppressed_cells_semantics": policy.suppressed_cells,
-                    "seed_given": seed is not None and not engine,
-                    "keep_order": keep_order or engine,
-                },
-                quasi_identifiers=encoded.qi_names,
-                node={n: int(v) for n, v in zip(encoded.qi_names, node, strict=True)},
-                n_records=encoded.n_records,
-                n_kept=encoded.n_records - n_suppressed,
-                n_suppressed=n_suppressed,
-                **people_counts(encoded, check),
-                n_released_rows=n_rows,
-                removed_columns=removed,
-                metrics=metrics,
-                loss_by_attribute=per_attribute,
-                suppressed_cells={"per_attribute": per, "total": n_blanked},
-                changed_cells=changed,
-                check=check,
-                utility=utility,
-            )
-            before = ground_classes(encoded, policy, data, table) if ground else None
-            attach_risk(out, policy, before)
-            out.elapsed_seconds = round(time.perf_counter() - started, 4)
-            return out
-
-        def release() -> tuple[pd.DataFrame, AnonymizationReport]:
-            """The blanked release, re-checked from what is written, and its report."""
-            if people is not None:
-                return release_people()
-            mask, full_rows = record_mask(table, prob, units)
-            kept = np.ones(encoded.n_records, dtype=bool)
-            frame, _ = materialise(data, encoded, node, kept, policy, keep_order=True, table=table)
-            frame = blank(frame, encoded, mask)
-            suppressed = full_rows if star_mode and mask.shape[1] else ~kept
-            changed = changed_cells(data, frame, encoded.qi_names)
-            utility = None
-            if policy.utility is not None:  # measured on the release in input order, row by row
-                from privcheck.utility.report import release_utility
-
-                utility = release_utility(data, frame, policy)
-            if not keep_order:
-                rows = np.random.default_rng(seed).permutation(len(frame))
-                frame = frame.take(rows).reset_index(drop=True)
-                suppressed = suppressed[rows]
-            check = recheck(frame, suppressed, policy)
-            n_suppressed = int(suppressed.sum())
-            removed = removed_columns(data, policy)
-            return frame, report(check, n_suppressed, len(frame), changed, removed, utility)
-
-        def release_people() -> tuple[pd.DataFrame, AnonymizationReport]:
-            """The blanked release counted in people: each record blanked as its (class,
-            person) pair, the suppressed people's records left out or written as '*'."""
-            assert people is not None and table.record_class is not None
-            rc = table.record_class
-            record_pat = units.pat[people.record_unit] & ~prob.already[rc]
-            mask = ((record_pat[:, None] >> np.arange(prob.m, dtype=np.int64)) & 1).astype(bool)
-            kept = people.record_kept
-            frame, suppressed = materialise(
-                data, encoded, node, kept, policy, keep_order=True, table=table,
-                keep_individual=True,
-            )  # fmt: skip
-            rows = np.arange(len(kept)) if star_mode else np.flatnonzero(kept)
-            frame = blank(frame, encoded, mask[rows])
-            names = encoded.qi_names
-            changed = changed_cells(data.take(rows).reset_index(drop=True), frame, names)
-            utility = None
-            if policy.utility is not None:  # every record in input order, suppressed as '*'
-                from privcheck.utility.report import release_utility
-
-                starred = policy.model_copy(update={"suppressed_records": "star"})
-                whole, _ = materialise(data, encoded, node, kept, starred, keep_order=True)
-                utility = release_utility(data, blank(whole, encoded, mask), policy)
-            if not keep_order:
-                order = np.random.default_rng(seed).permutation(len(frame))
-                frame = frame.take(order).reset_index(drop=True)
-                suppressed = suppressed[order]
-            check = recheck(frame, suppressed, policy)
-            frame = without_individual(frame, policy)
-            removed = removed_columns(data, policy)
-            n_suppressed = people.n_suppressed
-            return frame, report(check, n_suppressed, len(frame), changed, removed, utility)
-
-        def mapping() -> CombinationMapping:
-            """Per class at the node: the blanked rows its records take in turn."""
-            rows = table.record_class
-            if rows is None:  # an engine's counts: the class of every aggregated row
-                rows = row_classes(encoded, node)
-            return blanking_mapping(data, encoded, table, prob, units, rows, blanked, star_mode)
-
-        def engine_report(engine: EngineRelease) -> AnonymizationReport:
-            n_suppressed = n_full if star_mode else 0
-            changed = engine.changed_cells
-            if changed is None:
-                raise RuntimeError("the engine did not count the changed cells")  # pragma: no cover
-            n = encoded.n_records
-            return report(
-                engine.check, n_suppressed, n, changed, engine.removed, None,
-                ground=engine.ground, engine=True,
-            )  # fmt: skip
-
+            n_sup = n_suppressed = people.n_suppressed
+            recoding = people_recoding(table, prob, units, people, star_mode)
+        report = {
+            "algorithm": self.name,
+            "parameters": {
+                **self.params,
+                "importance": [encoded.qi_names[j] for j in np.argsort(-importance)],
+                "k": k,
+                "models": [{"model": m.model, **m.params()} for m in policy.models],
+                "suppression_limit": policy.suppression_limit,
+                "suppression_limit_records": limit,
+                "suppressed_records": policy.suppressed_records,
+                "suppressed_cells_semantics": policy.suppressed_cells,
+                "seed_given": None,
+                "keep_order": None,
+            },
+            "quasi_identifiers": encoded.qi_names,
+            "node": {n: int(v) for n, v in zip(encoded.qi_names, node, strict=True)},
+            "n_records": encoded.n_records,
+            "n_kept": encoded.n_records - n_suppressed,
+            "n_suppressed": n_suppressed,
+            "metrics": metrics,
+            "loss_by_attribute": per_attribute,
+            "suppressed_cells": {"per_attribute": per, "total": n_blanked},
+        }
         return Plan(
             algorithm=self.name,
+            recoding=recoding,
+            report=report,
             metrics=metrics,
             n_classes=len(gsize),
             n_suppressed=n_sup,
@@ -320,9 +220,7 @@ class LocalSuppression(PlannedAnonymizer):
             class_sizes=np.asarray(effective, dtype=np.int64),
             class_records=np.asarray(gsize, dtype=np.int64),
             seconds=time.perf_counter() - started,
-            release=release,
-            mapping=mapping,
-            engine_report=engine_report,
+            ground_table=table,
         )
 
     def required_k(self, policy: Policy) -> int:
@@ -737,25 +635,6 @@ def people_metrics(table: ClassTable, prob: Problem, blanks: PeopleBlanks) -> di
     return out
 
 
-def record_mask(table: ClassTable, prob: Problem, units: Units) -> tuple[np.ndarray, np.ndarray]:
-    """The units spread over their classes' records (any records of a class: they are alike):
-    the cells to blank (records × quasi-identifiers, the cells already '*' left out) and the
-    records blanked entirely."""
-    rc = np.asarray(table.record_class, dtype=np.int64)
-    n, m = len(rc), prob.m
-    if m == 0 or n == 0:
-        return np.zeros((n, m), dtype=bool), np.zeros(n, dtype=bool)
-    by_class = np.argsort(rc, kind="stable")  # the records, class by class
-    unit_order = np.argsort(units.parent, kind="stable")  # the units, class by class
-    ends = np.cumsum(units.sizes[unit_order])
-    unit = np.empty(n, dtype=np.int64)
-    unit[by_class] = unit_order[np.searchsorted(ends, np.arange(n), side="right")]
-    record_pat = units.pat[unit]
-    full_rows = record_pat == prob.full
-    record_pat &= ~prob.already[rc]
-    return ((record_pat[:, None] >> np.arange(m, dtype=np.int64)) & 1).astype(bool), full_rows
-
-
 def unit_blanks(prob: Problem, units: Units) -> np.ndarray:
     """Units × quasi-identifiers: the cells each unit's records blank (cells already ``*`` at
     the node left out) — ``record_mask`` per unit instead of per record."""
@@ -784,90 +663,53 @@ def released_label_columns(
     return out
 
 
-def blanking_mapping(
-    data: pd.DataFrame,
-    encoded: EncodedTable,
-    table: ClassTable,
-    prob: Problem,
-    units: Units,
-    row_class: np.ndarray,
-    blanked: np.ndarray,
-    star_mode: bool,
-) -> CombinationMapping:
-    """The release as a ``CombinationMapping``: a group per class at the node (keyed by the
-    ground quasi-identifiers), whose records take its units in turn, as ``record_mask`` spreads
-    them over the records in input order. The changed cells are counted here when they do not
-    depend on which records a unit takes, else left to the engine (``count_changed``)."""
-    released = released_label_columns(table, units, blanked, prob)
-    full = units.pat == prob.full if prob.m else np.zeros(len(units.sizes), bool)
-    # a check of a release entirely '*' judges it as one class, suppressed records included
-    starred_kept = bool(star_mode and prob.m and full[units.sizes > 0].all())
-    mapping = combination_mapping(
-        data,
-        list(encoded.qi_names),
-        row_class,
-        units.parent,
-        units.sizes,
+def people_recoding(
+    table: ClassTable, prob: Problem, units: Units, people: PeopleBlanks, star_mode: bool
+) -> CombinationRecoding:
+    """A blanking counted in people as a recoding: every record placed in its (class, person)
+    pair's unit, the suppressed people's records in one more unit, written ``*`` in every
+    quasi-identifier under ``suppressed_records: star`` (left out under ``remove``). Each
+    unit's values are written as the release spells them: the node's labels (as strings when
+    the column mixes them with strings — ``*`` among them — or blanks a cell beside labels that
+    are no strings), ``*`` for a blanked cell."""
+    n_units = len(units.sizes)
+    kept = people.record_kept
+    record_unit = np.where(kept, people.record_unit, n_units)
+    written = record_unit if star_mode else record_unit[kept]
+    used = np.bincount(written, minlength=n_units + 1)[:n_units] > 0
+    bits = unit_blanks(prob, units)
+    starred_rows = star_mode and not kept.all()
+    released = {}
+    for j, (col, level) in enumerate(zip(table.encoded.quasi_identifiers, table.node, strict=True)):
+        labels = list(col.levels.labels[level])
+        if starred_rows:
+            labels.append(SUPPRESSED)
+        values = np.asarray(labels, dtype=object)
+        if any(type(v) is str for v in values) and not all(type(v) is str for v in values):
+            values = string_labels(values)
+        per_unit = values[units.keys[:, j]]
+        # the suppressed records' unit: '*' when written, else a value the column holds anyway
+        per_unit = np.append(per_unit, SUPPRESSED if starred_rows else per_unit[:1])
+        blanked = bits[:, j] & used
+        if blanked.any():
+            present = per_unit[np.append(used, starred_rows)]
+            if not all(type(v) is str for v in present):
+                per_unit = string_labels(per_unit)
+            per_unit = per_unit.copy()
+            per_unit[:n_units][blanked] = SUPPRESSED
+        released[col.name] = per_unit
+    suppressed_units = np.zeros(n_units + 1, dtype=bool)
+    suppressed_units[n_units] = True
+    return CombinationRecoding(
+        list(table.encoded.qi_names),
+        table.record_class,
+        np.append(units.parent, -1),
+        np.append(units.sizes, 0),
         released,
-        starred_kept=starred_kept,
+        record_unit=record_unit,
+        suppressed_units=suppressed_units,
+        count_changed=True,
     )
-    weights = np.ones(len(row_class), np.int64) if encoded.weights is None else encoded.weights
-    live = np.flatnonzero(units.sizes > 0)
-    total, ambiguous = 0, False
-    raw_of: dict[str, np.ndarray] = {}
-    written_of: dict[str, np.ndarray] = {}
-    for name in encoded.qi_names:
-        raw = string_labels(data[name].to_numpy(dtype=object))
-        written = string_labels(released[name][live])
-        raw_of[name], written_of[name] = raw, written
-        count, clear = _changed(row_class, raw, weights, units.parent[live], written,
-                                units.sizes[live])  # fmt: skip
-        total += count
-        ambiguous |= not clear
-    if not ambiguous:
-        mapping.changed_cells = total
-        return mapping
-    mapping.count_changed = True  # the engine compares these strings row by row
-    order = np.argsort(units.parent[live], kind="stable")  # (the units' order in the mapping)
-    for name in encoded.qi_names:
-        mapping.groups[RAW + name] = raw_of[name][mapping.key_rows]
-        mapping.units[WRITTEN + name] = written_of[name][order]
-    return mapping
-
-
-def _changed(
-    row_class: np.ndarray,
-    raw: np.ndarray,
-    weights: np.ndarray,
-    unit_class: np.ndarray,
-    written: np.ndarray,
-    sizes: np.ndarray,
-) -> tuple[int, bool]:
-    """Changed cells of one quasi-identifier: Σ over records of (input ≠ written), and whether
-    it is known without knowing which records of a class each unit takes — it is when a class's
-    units all write the same value, or its records all hold the same value, or none of its
-    records holds any value its units write."""
-    rows = pd.DataFrame({"c": row_class, "v": raw, "w": weights})
-    us = pd.DataFrame({"c": unit_class, "v": written, "w": sizes})
-    n_written = us.groupby("c")["v"].nunique()
-    n_raw = rows.groupby("c")["v"].nunique()
-    one_written = n_written[n_written == 1].index
-    one_raw = n_raw[n_raw == 1].index
-    # (a) one written value per class: each row's records against it
-    a = rows[rows["c"].isin(one_written)]
-    target = us.drop_duplicates("c").set_index("c")["v"]
-    total = int(a["w"].to_numpy() @ (a["v"].to_numpy() != target.reindex(a["c"]).to_numpy()))
-    # (b) one input value per class: each unit's records against it
-    b = us[~us["c"].isin(one_written) & us["c"].isin(one_raw)]
-    value = rows.drop_duplicates("c").set_index("c")["v"]
-    total += int(b["w"].to_numpy() @ (b["v"].to_numpy() != value.reindex(b["c"]).to_numpy()))
-    # (c) the rest: every record changed unless an input value is among the written ones
-    rest = us[~us["c"].isin(one_written) & ~us["c"].isin(one_raw)]
-    if rest.empty:
-        return total, True
-    meet = rows[rows["c"].isin(rest["c"])].merge(rest[["c", "v"]].drop_duplicates(), on=["c", "v"])
-    total += int(rest["w"].sum())
-    return total, meet.empty
 
 
 def first_stage(prob: Problem) -> np.ndarray:
@@ -1495,34 +1337,6 @@ def _effective_sizes(
             sums = np.bincount(inverse[: len(givers)], weights=sizes[givers], minlength=n_groups)
             out[receivers] += sums[inverse[len(givers) :]].astype(np.int64)
     return out
-
-
-def blank(release: pd.DataFrame, encoded: EncodedTable, mask: np.ndarray) -> pd.DataFrame:
-    """``release`` (in input order) with the masked quasi-identifier cells written as ``*``."""
-    out = release.copy()
-    for j, name in enumerate(encoded.qi_names):
-        rows = mask[:, j]
-        if not rows.any():
-            continue
-        values = out[name].to_numpy(dtype=object)
-        if not all(type(v) is str for v in values):
-            values = string_labels(values)
-        values = values.copy()
-        values[rows] = SUPPRESSED
-        out[name] = values
-    return out
-
-
-def changed_cells(data: pd.DataFrame, release: pd.DataFrame, names: list[str]) -> int:
-    """Quasi-identifier cells whose released value differs from the input's (blanked,
-    generalized or top/bottom coded), both read as a hierarchy spells them (release in input
-    order)."""
-    total = 0
-    for name in names:
-        a = string_labels(data[name].to_numpy(dtype=object))
-        b = string_labels(release[name].to_numpy(dtype=object))
-        total += int(np.count_nonzero(a != b))
-    return total
 
 
 @hookimpl

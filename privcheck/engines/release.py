@@ -1,4 +1,4 @@
-"""Writing a plan's release in Spark: its mapping (``privcheck.anonymizers.mapping``) joined back.
+"""Writing a plan's release in Spark: its mapping (``privcheck.engines.mapping``) joined back.
 
 The driver decided the release on the class table; here Spark applies it to the rows, which
 never leave the executors:
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.mapping import (
+from privcheck.engines.mapping import (
     GROUP,
     RAW,
     START,
@@ -38,7 +38,7 @@ from privcheck.anonymizers.mapping import (
     CombinationMapping,
     NodeMapping,
 )
-from privcheck.anonymizers.release import SUPPRESSED, removed_columns
+from privcheck.plan import SUPPRESSED, removed_columns
 from privcheck.policy import Policy
 
 #: helper columns of the joins (cannot meet a data column's name)

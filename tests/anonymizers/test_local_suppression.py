@@ -11,10 +11,9 @@ import pandas as pd
 import pytest
 from anon_helpers import ADULT, SALARY_QIS, adult_policy
 
-from privcheck.anonymizers.api import anonymize
-from privcheck.checker import check
 from privcheck.errors import PolicyError
 from privcheck.io import read_table
+from privcheck.pipeline.anonymize import anonymize, check
 from privcheck.policy import load_policy
 
 

@@ -18,8 +18,10 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from privcheck.anonymizers import anonymize
-from privcheck.anonymizers.mapping import (
+from privcheck.checker import SUPPRESSED
+from privcheck.encoding import encode
+from privcheck.engines import WEIGHT, aggregate, check_policy
+from privcheck.engines.mapping import (
     GROUP,
     RAW,
     START,
@@ -28,9 +30,7 @@ from privcheck.anonymizers.mapping import (
     CombinationMapping,
     NodeMapping,
 )
-from privcheck.checker import SUPPRESSED
-from privcheck.encoding import encode
-from privcheck.engines import WEIGHT, aggregate, check_policy
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.plugins import anonymizer_registry
 from privcheck.policy import Policy, parse_policy
 

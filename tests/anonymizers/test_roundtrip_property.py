@@ -34,10 +34,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privcheck.anonymizers import anonymize
-from privcheck.checker import check
 from privcheck.engines.output import write_release
 from privcheck.errors import PrivcheckError
+from privcheck.pipeline.anonymize import anonymize, check
 
 CASES = int(os.environ.get("PRIVCHECK_ROUNDTRIP_CASES", "40"))
 GENERALIZATION = ("incognito", "mingen", "datafly", "mondrian", "local-suppression")
