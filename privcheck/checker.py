@@ -174,7 +174,7 @@ def class_size_histogram(table: ClassTable) -> SizeHistogram:
     else in records."""
     if table.people is None:
         return size_histogram(table.sizes)
-    from privcheck.risk.prosecutor import size_distribution
+    from privcheck.risk.population.prosecutor import size_distribution
 
     return SizeHistogram(**size_distribution(table.people, table.sizes))
 
@@ -184,8 +184,9 @@ class JudgedClasses:
     """The classes a check judged, as an intruder faces them: ``sizes`` per class (effective
     sizes under ``suppressed_cells: wildcard``, ``*`` matching every value; distinct people
     when the policy names an individual) and the ``records`` each class holds. What the
-    prosecutor risk of the checked table is computed from (``privcheck.risk.prosecutor``): an
-    anonymization report's ``risk_after`` equals what ``check`` sees of the written release."""
+    prosecutor risk of the checked table is computed from
+    (``privcheck.risk.population.prosecutor``): an anonymization report's ``risk_after`` equals
+    what ``check`` sees of the written release."""
 
     sizes: np.ndarray
     records: np.ndarray
@@ -481,7 +482,7 @@ def check_frame(
             _renumber(report, np.flatnonzero(~star))
         report.notes.extend(n for n in notes if n is not None)
         if explain:
-            from privcheck.risk.explain import explain_table
+            from privcheck.risk.population.explain import explain_table
 
             report.explanation = explain_table(table, policy, frame, max_size=explain_max_size)
             log.info("explanation in %.3f s", report.explanation.seconds)

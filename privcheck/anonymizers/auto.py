@@ -39,7 +39,7 @@ from privcheck.hookspecs import hookimpl
 from privcheck.plan import Plan
 from privcheck.plugins import anonymizer_registry, model_registry
 from privcheck.policy import Policy
-from privcheck.risk.prosecutor import policy_k, prosecutor_risk
+from privcheck.risk.population.prosecutor import policy_k, prosecutor_risk
 
 #: the candidates, in the order that breaks ties
 CANDIDATES = ("mingen", "mondrian", "local-suppression", "safepub")

@@ -69,8 +69,8 @@ def check(
     ``details`` adds the figures the HTML report plots (class-size and per-model histograms, the
     worst classes' sensitive distributions); a plain verdict does not pay for them.
 
-    ``explain`` adds ``report.explanation`` (``privcheck.risk.explain``): the minimal sample
-    uniques with their SUDA scores (combinations searched up to ``explain_max_size``
+    ``explain`` adds ``report.explanation`` (``privcheck.risk.population.explain``): the minimal
+    sample uniques with their SUDA scores (combinations searched up to ``explain_max_size``
     quasi-identifiers) and each quasi-identifier's contribution to the risk. It costs a group-by of
     the class table per combination (on Adult, 8 quasi-identifiers: ~1 s, several times the check).
 
