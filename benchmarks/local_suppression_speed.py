@@ -47,7 +47,7 @@ def todays_solve(
     polish_rounds: int = 0,
 ) -> tuple[ls.Problem, ls.Units]:
     prob = ls.problem(table, k, importance, star_mode=star_mode, limit=limit)
-    return prob, ls.today(prob, ls.first_stage(prob))
+    return prob, ls.whole_row_routine(prob, ls.first_stage(prob))
 
 
 def main() -> None:

@@ -11,7 +11,8 @@ import yaml
 
 from privcheck.encoding import encode
 from privcheck.errors import DataError, PolicyError
-from privcheck.pipeline.anonymize import anonymize, check
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check
 from privcheck.policy import Attribute, load_policy
 from privcheck.topcoding import apply_coding
 from tests.conftest import ADULT, ROOT, run_cli

@@ -6,7 +6,7 @@ DuckDB or Spark); ``base`` the interface every engine implements for the release
 a release checked as ``privcheck check`` reads it. No engine imports an anonymizer.
 """
 
-from privcheck.engines.counts import aggregate, engine_columns
+from privcheck.engines.counts import aggregate, check_missing, engine_columns, sort_groups
 from privcheck.engines.schema import (
     DEFAULT_MAX_GROUPS,
     ENGINES,
@@ -22,6 +22,6 @@ from privcheck.policy import aggregated_policy as check_policy
 
 __all__ = [
     "DEFAULT_MAX_GROUPS", "ENGINES", "SOURCE_COLUMNS", "WEIGHT", "aggregate", "check_columns",
-    "check_policy", "engine_columns", "engine_of", "is_engine_frame", "key_columns",
-    "max_groups_limit",
+    "check_missing", "check_policy", "engine_columns", "engine_of", "is_engine_frame",
+    "key_columns", "max_groups_limit", "sort_groups",
 ]  # fmt: skip

@@ -12,7 +12,8 @@ from anon_helpers import race_zip_policy
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.pipeline.anonymize import anonymize
-from privcheck.pipeline.check import check_linked, link_releases, previous_node
+from privcheck.pipeline.check import check_linked, link_releases
+from privcheck.pipeline.side_files import previous_node
 
 
 def test_unguarded_pair_joins_into_classes_below_k(race_zip):

@@ -20,7 +20,8 @@ import pytest
 from anon_helpers import ADULT, adult_policy
 
 from privcheck.metrics.generalization import precision
-from privcheck.pipeline.anonymize import anonymize, check
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check
 
 QIS = ["age", "sex", "race", "marital-status"]
 LIMIT = 0.005

@@ -36,7 +36,8 @@ from hypothesis import strategies as st
 
 from privcheck.engines.output import write_release
 from privcheck.errors import PrivcheckError
-from privcheck.pipeline.anonymize import anonymize, check
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check
 
 CASES = int(os.environ.get("PRIVCHECK_ROUNDTRIP_CASES", "40"))
 GENERALIZATION = ("incognito", "mingen", "datafly", "mondrian", "local-suppression")
