@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
+    from privcheck.checker import JudgedClasses
     from privcheck.encoding import EncodedTable
     from privcheck.plan import Plan
     from privcheck.policy import Policy
@@ -64,6 +65,9 @@ class Release:
     changed_cells: int | None = None
     #: the release's utility against the input (``policy.utility``), when measured
     utility: dict[str, float] | None = None
+    #: the input's classes the risk before is measured on (``engines.input_classes``; None:
+    #: not known, the engine generalized the rows before counting them)
+    before: JudgedClasses | None = None
 
 
 class Engine:

@@ -27,6 +27,7 @@ import pandas as pd
 from privcheck.classes import ClassTable
 from privcheck.encoding import EncodedTable, encode, string_labels
 from privcheck.engines.base import Engine, Release, Source
+from privcheck.engines.input_classes import input_classes
 from privcheck.engines.recheck import (
     recheck,
     recheck_codes,
@@ -270,10 +271,13 @@ class PandasEngine(Engine):
         shuffle = plan.shuffle_seed if plan.shuffle_seed is not None else seed
         recoding = plan.recoding
         if isinstance(recoding, NodeRecoding):
-            return self.node_release(source, plan, recoding, policy, shuffle, keep_order)
-        if isinstance(recoding, CombinationRecoding):
-            return self.combination_release(source, plan, recoding, policy, shuffle, keep_order)
-        return self.value_release(source, recoding, policy, shuffle, keep_order)
+            out = self.node_release(source, plan, recoding, policy, shuffle, keep_order)
+        elif isinstance(recoding, CombinationRecoding):
+            out = self.combination_release(source, plan, recoding, policy, shuffle, keep_order)
+        else:
+            out = self.value_release(source, recoding, policy, shuffle, keep_order)
+        out.before = input_classes(source, plan, policy)
+        return out
 
     def node_release(
         self,

@@ -36,6 +36,7 @@ from privcheck.checker import check_frame, refuse_mechanism_models
 from privcheck.encoding import encode, encode_column
 from privcheck.engines.base import Engine, Release, Source
 from privcheck.engines.counts import aggregate, checked_counts
+from privcheck.engines.input_classes import input_classes
 from privcheck.engines.mapping import CombinationMapping, NodeMapping, plan_mapping
 from privcheck.engines.recheck import failed
 from privcheck.engines.release import CHANGED, apply_mapping, map_column
@@ -207,4 +208,5 @@ class SparkEngine(Engine):
 
                 changed = int(rows.agg(F.sum(CHANGED)).collect()[0][0] or 0)
         removed = removed_columns(source.frame.columns, policy)
-        return Release(release, check, mapping.n_released_rows, removed, changed)
+        before = input_classes(source, plan, policy)
+        return Release(release, check, mapping.n_released_rows, removed, changed, before=before)

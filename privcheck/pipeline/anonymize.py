@@ -22,7 +22,6 @@ from privcheck.engines.pandas_engine import PandasEngine
 from privcheck.engines.schema import engine_of, is_engine_frame
 from privcheck.engines.spark import SparkEngine
 from privcheck.errors import PolicyError
-from privcheck.limits import QUASI_IDENTIFIERS
 from privcheck.pipeline.report import anonymization_report
 from privcheck.pipeline.side_files import previous_node
 from privcheck.plan import Plan
@@ -75,14 +74,7 @@ def anonymize(
     """
     started = time.perf_counter()
     policy = load_policy(policy)
-    policy.require_decided(allow_draft=allow_draft)
-    # every algorithm's work grows with them (lattice axes, DataFly's steps × columns,
-    # Mondrian's cuts); bounded before the data is read
-    QUASI_IDENTIFIERS.check(
-        len(policy.quasi_identifiers),
-        "the policy has",
-        "anonymize a release of fewer (a release generalizing dozens is rarely useful)",
-    )
+    policy.require_anonymizable(allow_draft=allow_draft)
     planner = planner_for(algorithm, params, policy)
     engine = engine_for(data, planner, policy)
     source = engine.read(

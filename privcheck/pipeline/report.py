@@ -2,10 +2,10 @@
 
 A plan carries the report fields its planner knows (``Plan.report``: parameters, node, metrics,
 suppressed records and cells, lattice figures …); the engine's ``Release`` the re-check, the
-rows written, the columns left out, the changed cells and the utility. Here the two become one
-``AnonymizationReport``, with the people counted (a person's records go together, so the
-suppressed people are those the re-check did not find), the risk before and after
-(``risk_profile``), and — for a method that does not guarantee every model of the policy
+rows written, the columns left out, the changed cells, the utility and the input's classes.
+Here the two become one ``AnonymizationReport``, with the people counted (a person's records go
+together, so the suppressed people are those the re-check did not find), the risk before and
+after (``risk_profile``), and — for a method that does not guarantee every model of the policy
 (masking) — a note on each model it leaves to the re-check.
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 
 from privcheck.encoding import EncodedTable
 from privcheck.engines.base import Release, Source
-from privcheck.pipeline.risk_profile import attach_risk, ground_classes, raw_classes
-from privcheck.plan import Plan, ValueRecoding, release_policy
+from privcheck.pipeline.risk_profile import attach_risk
+from privcheck.plan import Plan
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport, Report
 
@@ -84,12 +84,6 @@ def anonymization_report(
         utility=release.utility,
         **people_counts(source.encoded, release.check),
     )
-    if isinstance(plan.recoding, ValueRecoding):  # the raw values, grouped as a check would
-        before = raw_classes(source.rows, release_policy(policy, keep_hierarchies=False))
-    elif source.ground:
-        before = ground_classes(source.encoded, policy, source.rows, plan.ground_table)
-    else:  # the engine generalized the rows first: the input's classes are not known
-        before = None
-    attach_risk(report, policy, before)
+    attach_risk(report, policy, release.before)
     report.source = source.name
     return report
