@@ -29,6 +29,7 @@ from privcheck.engines.mapping import (
     WRITTEN,
     CombinationMapping,
     NodeMapping,
+    plan_mapping,
 )
 from privcheck.pipeline.anonymize import anonymize
 from privcheck.plugins import anonymizer_registry
@@ -151,9 +152,12 @@ def rows(frame: pd.DataFrame) -> pd.Series:
 
 
 def plan_on_counts(frame, policy, algorithm, params):
+    """The plan on the engine's counts; ``plan.mapping()`` the mapping an engine joins back."""
     agg, encoded = counts(frame, policy)
     anonymizer = anonymizer_registry()[algorithm](**params)
-    return agg, anonymizer.plan(agg, policy, encoded=encoded)
+    plan = anonymizer.plan(encoded, policy)
+    plan.mapping = lambda: plan_mapping(agg, encoded, plan.recoding, policy)
+    return agg, plan
 
 
 CASES = [
