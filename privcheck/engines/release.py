@@ -149,7 +149,7 @@ def spark_release(frame: Any, policy: Policy, mapping: NodeMapping) -> tuple[Any
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
-    drop = set(removed_columns(frame, policy))
+    drop = set(removed_columns(frame.columns, policy))
     columns = [c for c in frame.columns if c not in drop]
     out = frame.select(*(F.col(quoted(c)) for c in columns))
     for name, (values, targets) in mapping.labels.items():
@@ -194,7 +194,7 @@ def combination_release(
 
     spark = frame.sparkSession
     types = {f.name: f.dataType for f in frame.schema.fields}
-    drop = set(removed_columns(frame, policy))
+    drop = set(removed_columns(frame.columns, policy))
     columns = [c for c in frame.columns if c not in drop]
     units = mapping.units
     ranked = mapping.ranked
