@@ -97,8 +97,7 @@ def figures(report) -> dict:
 def divided_groups() -> list[int]:
     """Record, for each release Spark writes, the groups its mapping releases as several
     units (0 for a full-domain node): the combinations whose records are ranked."""
-    import privcheck.engines.generalize as generalize
-
+    import privcheck.engines.spark as generalize  # (the Spark engine joins the mapping back)
     from privcheck.engines.mapping import GROUP, CombinationMapping
 
     seen: list[int] = []

@@ -44,7 +44,7 @@ GENERALIZATION = ("incognito", "mingen", "datafly", "mondrian", "local-suppressi
 MASKING = ("mdav", "rank-swapping")
 #: why anonymize may refuse a random policy (exit 2): the policy cannot be satisfied, a
 #: parameter does not fit the table, or a kept record would be written as all '*' (see
-#: ``privcheck.anonymizers.release.recheck``); any other refusal is a failure of the contract
+#: ``privcheck.engines.recheck.recheck``); any other refusal is a failure of the contract
 REFUSALS = (
     "no generalization satisfies",
     "cannot hold",

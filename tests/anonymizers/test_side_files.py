@@ -1,4 +1,4 @@
-"""The strict schemas of the files beside a policy (`privcheck.anonymizers.side_files`): a
+"""The strict schemas of the files beside a policy (`privcheck.pipeline.side_files`): a
 transformation JSON and an anonymization report, as `apply` and `anonymize --previous` read them.
 Each wrong value is refused in one line naming the file and the key — never the value."""
 
