@@ -11,7 +11,9 @@ from privcheck.version import __version__
 
 if TYPE_CHECKING:
     from privcheck.hookspecs import hookimpl
-    from privcheck.pipeline.anonymize import anonymize, apply, check
+    from privcheck.pipeline.anonymize import anonymize
+    from privcheck.pipeline.apply import apply
+    from privcheck.pipeline.check import check
     from privcheck.policy import Policy, load_policy
     from privcheck.profiling.draft import draft_policy
     from privcheck.report import Report
