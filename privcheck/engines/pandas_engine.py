@@ -202,9 +202,16 @@ def record_units(recoding: CombinationRecoding, n_records: int) -> np.ndarray:
     return out
 
 
+def unit_arrays(recoding: CombinationRecoding) -> dict[str, Any]:
+    """Each released quasi-identifier's values, one per unit, as the pandas array its column is
+    gathered from (the dtype inferred once, as for any column): made once per release, shared
+    by the release, its variants and its re-check."""
+    return {name: pd.Series(values).array for name, values in recoding.released.items()}
+
+
 def unit_release(
     data: pd.DataFrame,
-    recoding: CombinationRecoding,
+    arrays: dict[str, Any],
     unit: np.ndarray,
     rows: np.ndarray,
     columns: list[str],
@@ -215,8 +222,8 @@ def unit_release(
     units = unit.take(rows)
     out: dict = {}
     for name in columns:
-        if name in recoding.released:
-            out[name] = pd.Series(recoding.released[name]).array.take(units)
+        if name in arrays:
+            out[name] = arrays[name].take(units)
         else:
             out[name] = data[name].take(rows).reset_index(drop=True)
     return pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype))
@@ -366,9 +373,10 @@ class PandasEngine(Engine):
         star = policy.suppressed_records == "star"
         in_order = np.arange(n) if star else np.flatnonzero(~suppressed)
         columns = released_columns(data, policy, keep_individual=False)
+        arrays = unit_arrays(recoding)
         changed = utility = None
         if recoding.count_changed or policy.utility is not None:
-            ordered = unit_release(data, recoding, unit, in_order, columns)
+            ordered = unit_release(data, arrays, unit, in_order, columns)
             if recoding.count_changed:
                 original = data if len(in_order) == n else data.take(in_order)
                 changed = changed_cells(
@@ -379,16 +387,16 @@ class PandasEngine(Engine):
 
                 view = ordered
                 if len(in_order) < n:
-                    view = unit_release(data, recoding, unit, np.arange(n), columns)
+                    view = unit_release(data, arrays, unit, np.arange(n), columns)
                     view = starred(view, suppressed, list(recoding.released))
                 utility = release_utility(data, view, policy, encoded)
         rows = in_order if keep_order else np.random.default_rng(seed).permutation(in_order)
-        release = unit_release(data, recoding, unit, rows, columns)
+        release = unit_release(data, arrays, unit, rows, columns)
         if encoded.quasi_identifiers or encoded.sensitive:
             check = recheck_units(
                 data,
                 encoded,
-                recoding.released,
+                arrays,
                 unit[in_order],
                 policy,
                 len(release),
