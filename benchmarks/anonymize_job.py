@@ -38,10 +38,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from privcheck.anonymizers import anonymize  # noqa: E402
-from privcheck.anonymizers.release import materialise, recheck, recheck_codes  # noqa: E402
 from privcheck.encoding import encode  # noqa: E402
+from privcheck.engines.pandas_engine import materialise  # noqa: E402
+from privcheck.engines.recheck import recheck, recheck_codes  # noqa: E402
 from privcheck.io import read_table, write_table  # noqa: E402
+from privcheck.pipeline.anonymize import anonymize  # noqa: E402
 from privcheck.plugins import anonymizer_registry  # noqa: E402
 from privcheck.policy import load_policy  # noqa: E402
 

@@ -56,11 +56,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from privcheck.anonymizers import anonymize  # noqa: E402
 from privcheck.anonymizers.problem import SearchProblem  # noqa: E402
 from privcheck.encoding import encode  # noqa: E402
 from privcheck.io import read_table  # noqa: E402
 from privcheck.metrics.generalization import get_metric, precision  # noqa: E402
+from privcheck.pipeline.anonymize import anonymize  # noqa: E402
 from privcheck.plugins import anonymizer_registry  # noqa: E402
 from privcheck.policy import load_policy  # noqa: E402
 

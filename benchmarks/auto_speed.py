@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from privcheck.anonymizers import anonymize  # noqa: E402
 from privcheck.io import read_table  # noqa: E402
+from privcheck.pipeline.anonymize import anonymize  # noqa: E402
 from privcheck.policy import load_policy  # noqa: E402
 
 ADULT = ROOT / "privcheck" / "data" / "adult"

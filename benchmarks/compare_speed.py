@@ -95,8 +95,8 @@ def main() -> None:
     args = ap.parse_args()
 
     import privcheck
-    from privcheck.anonymizers import anonymize
     from privcheck.io import read_table
+    from privcheck.pipeline.anonymize import anonymize
     from privcheck.plugins import anonymizer_registry
     from privcheck.policy import parse_policy
     from privcheck.utility.compare import compare_releases

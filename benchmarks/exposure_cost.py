@@ -21,7 +21,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from privcheck.anonymizers import anonymize
+from privcheck.pipeline.anonymize import anonymize
 
 CENSUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "casc" / "census.csv"
 METHODS = [

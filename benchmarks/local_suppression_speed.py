@@ -28,10 +28,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from privcheck.anonymizers import anonymize  # noqa: E402
 from privcheck.anonymizers import local_suppression as ls  # noqa: E402
 from privcheck.classes import ClassTable  # noqa: E402
 from privcheck.io import read_table  # noqa: E402
+from privcheck.pipeline.anonymize import anonymize  # noqa: E402
 from privcheck.policy import load_policy  # noqa: E402
 
 ADULT = ROOT / "privcheck" / "data" / "adult"
@@ -47,7 +47,7 @@ def todays_solve(
     polish_rounds: int = 0,
 ) -> tuple[ls.Problem, ls.Units]:
     prob = ls.problem(table, k, importance, star_mode=star_mode, limit=limit)
-    return prob, ls.today(prob, ls.first_stage(prob))
+    return prob, ls.whole_row_routine(prob, ls.first_stage(prob))
 
 
 def main() -> None:

@@ -44,10 +44,10 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from privcheck.anonymizers import anonymize  # noqa: E402
 from privcheck.io import read_table  # noqa: E402
 from privcheck.metrics.generalization import precision  # noqa: E402
 from privcheck.models.differential_privacy import derive_parameters  # noqa: E402
+from privcheck.pipeline.anonymize import anonymize  # noqa: E402
 
 ADULT = ROOT / "privcheck" / "data" / "adult"
 QIS = ["age", "sex", "race", "marital-status", "education", "native-country", "workclass"]

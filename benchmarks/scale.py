@@ -143,7 +143,7 @@ def worker_pandas(data: str) -> dict:
         t = time.perf_counter()
         report = check(frame, policy)
         elapsed = min(elapsed, time.perf_counter() - t)
-    from privcheck.anonymizers import anonymize
+    from privcheck.pipeline.anonymize import anonymize
 
     t = time.perf_counter()
     _, anon = anonymize(frame, k5_policy(), "incognito")
@@ -215,7 +215,7 @@ def worker_spark(data: str, master: str) -> dict:
         assert again.model_dump(exclude={"elapsed_seconds"}) == report.model_dump(
             exclude={"elapsed_seconds"}
         )
-        from privcheck.anonymizers import anonymize
+        from privcheck.pipeline.anonymize import anonymize
 
         t = time.perf_counter()
         _, anon = anonymize(spark.read.parquet(data), k5_policy(), "incognito")

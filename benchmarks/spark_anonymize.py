@@ -97,8 +97,8 @@ def figures(report) -> dict:
 def divided_groups() -> list[int]:
     """Record, for each release Spark writes, the groups its mapping releases as several
     units (0 for a full-domain node): the combinations whose records are ranked."""
-    import privcheck.engines.generalize as generalize
-    from privcheck.anonymizers.mapping import GROUP, CombinationMapping
+    import privcheck.engines.spark as generalize  # (the Spark engine joins the mapping back)
+    from privcheck.engines.mapping import GROUP, CombinationMapping
 
     seen: list[int] = []
     apply = generalize.apply_mapping
@@ -122,10 +122,10 @@ def main() -> None:
     args = parser.parse_args()
     n = 30_000 if args.quick else args.rows
 
-    from privcheck.anonymizers import anonymize
     from privcheck.engines.output import write_release
     from privcheck.engines.spark_engine import get_spark
     from privcheck.io import read_table, write_table
+    from privcheck.pipeline.anonymize import anonymize
 
     pols = policies()
     divided = divided_groups()

@@ -63,6 +63,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from privcheck.io import read_table
+    from privcheck.pipeline.anonymize import anonymize
     from privcheck.plugins import anonymizer_registry
     from privcheck.utility.compare import compare_releases
     from privcheck.utility.table import render_text
@@ -91,7 +92,7 @@ def main() -> None:
     releases = []
     for label, name, params in plan:
         started = time.perf_counter()
-        release, report = registry[name](**params).anonymize(frame, policy, keep_order=True)
+        release, report = anonymize(frame, policy, name, keep_order=True, **params)
         print(
             f"  {label}: anonymize {time.perf_counter() - started:.1f} s"
             + (f", node {list(report.node.values())}" if getattr(report, "node", None) else "")

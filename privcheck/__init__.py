@@ -10,10 +10,10 @@ from privcheck.errors import DataError, PolicyError, PrivcheckError
 from privcheck.version import __version__
 
 if TYPE_CHECKING:
-    from privcheck.anonymizers.api import anonymize
-    from privcheck.anonymizers.transformation import apply
-    from privcheck.checker import check
     from privcheck.hookspecs import hookimpl
+    from privcheck.pipeline.anonymize import anonymize
+    from privcheck.pipeline.apply import apply
+    from privcheck.pipeline.check import check
     from privcheck.policy import Policy, load_policy
     from privcheck.profiling.draft import draft_policy
     from privcheck.report import Report
@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 #: command's start-up, ``--help`` included — must not pay for pandas, Pydantic models and every
 #: plugin before a command needs them
 _LAZY = {
-    "anonymize": "privcheck.anonymizers.api",
-    "apply": "privcheck.anonymizers.transformation",
-    "check": "privcheck.checker",
+    "anonymize": "privcheck.pipeline.anonymize",
+    "apply": "privcheck.pipeline.apply",
+    "check": "privcheck.pipeline.check",
     "draft_policy": "privcheck.profiling.draft",
     "hookimpl": "privcheck.hookspecs",
     "Policy": "privcheck.policy",

@@ -21,8 +21,8 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from privcheck.checker import check
 from privcheck.errors import PolicyError
+from privcheck.pipeline.check import check
 from privcheck.policy import Policy, Role, load_policy, parse_policy
 from privcheck.profiling.tags import (
     DEFAULT_TAG_ROLES,
@@ -336,7 +336,7 @@ def remediate(
     still marked ``review:``) is refused (``PolicyError``) unless ``allow_draft``; the Verdict
     then says ``draft: true``.
     """
-    from privcheck.anonymizers.api import anonymize
+    from privcheck.pipeline.anonymize import anonymize
 
     policy = load_policy(policy)
     policy.require_decided(allow_draft=allow_draft)

@@ -1,11 +1,15 @@
-"""The check pipeline: data + policy → encode → count → evaluate every model → Report."""
+"""Checking a table: rows (or an engine's counts) + policy → encode → count → every model → Report.
+
+The checker knows class tables and reports, not where the rows live: reading a file or asking an
+engine for its counts is the pipeline's (``privcheck.pipeline.check``); ``check_frame`` takes the
+table read, ``check_table`` the class table.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -13,14 +17,12 @@ import numpy as np
 from privcheck.classes import ClassTable, count
 from privcheck.details import sensitive_distribution, size_histogram, value_histogram
 from privcheck.encoding import encode, sensitive_read
-from privcheck.engines import SOURCE_COLUMNS, WEIGHT, aggregate, engine_columns, is_engine_frame
-from privcheck.engines import check_policy as engine_check_policy
 from privcheck.errors import DataError, PolicyError
-from privcheck.io import read_table
 from privcheck.models.base import Evaluation, evaluate_models, validate_data
 from privcheck.nested import refuse_nested
+from privcheck.plan import SUPPRESSED
 from privcheck.plugins import model_registry
-from privcheck.policy import Policy, load_policy
+from privcheck.policy import Policy, aggregated_policy
 from privcheck.progress import progress
 from privcheck.report import (
     ModelResult,
@@ -28,7 +30,6 @@ from privcheck.report import (
     SizeHistogram,
     ViolatingClass,
     class_requirement,
-    mark_draft,
 )
 
 if TYPE_CHECKING:
@@ -209,11 +210,6 @@ def judged_classes(
 
 #: models that read effective class sizes under ``suppressed_cells: wildcard``
 WILDCARD_MODELS = frozenset({"k-anonymity"})
-
-
-#: what an anonymizer writes in every quasi-identifier of a suppressed record
-#: (``suppressed_records: star``)
-SUPPRESSED = "*"
 
 
 def present_identifiers(columns: Any, policy: Policy) -> list[str]:
@@ -439,66 +435,26 @@ def finish_report(
     return report
 
 
-def check(
-    data: pd.DataFrame | str | Path | Any,
-    policy: Policy | dict | str | Path,
+def check_frame(
+    frame: Any,
+    policy: Policy,
     *,
+    weight: str | None = None,
+    identifiers: list[str],
+    notes: list[str | None] = (),
+    source: str | None = None,
     max_violators: int = MAX_VIOLATORS,
     details: bool = False,
-    max_groups: int | None = None,
     allow_empty: bool = False,
     explain: bool = False,
     explain_max_size: int | None = None,
-    allow_draft: bool = False,
 ) -> Report:
-    """Check a table against a policy: does every model hold, and who violates it?
-
-    A draft policy — columns still marked ``review:`` — is refused (``PolicyError``): the
-    columns left for review would pass as whatever they were drafted. ``allow_draft`` checks it
-    anyway, and the report says ``draft: true`` with the open columns.
-
-    A table without records is refused (``DataError``): in a pre-release hook an empty extract
-    is almost always a broken pipeline, not a safe release. ``allow_empty`` accepts it as a
-    vacuous pass (every model holds; values are null, not infinite).
-
-    ``details`` adds the figures the HTML report plots (class-size and per-model histograms, the
-    worst classes' sensitive distributions); a plain verdict does not pay for them.
-
-    ``explain`` adds ``report.explanation`` (``privcheck.risk.population.explain``): the minimal
-    sample uniques with their SUDA scores (combinations searched up to ``explain_max_size``
-    quasi-identifiers) and each quasi-identifier's contribution to the risk. It costs a group-by of
-    the class table per combination (on Adult, 8 quasi-identifiers: ~1 s, several times the check).
-
-    ``data`` is a pandas DataFrame or a file (the in-process path), or a polars, pyarrow, DuckDB
-    or PySpark frame, whose group-by runs in its own engine (see ``privcheck.engines``; at most
-    ``max_groups`` combinations come back, and violators list no record numbers).
-    """
-    started = time.perf_counter()
-    policy = load_policy(policy)
-    policy.require_decided(allow_draft=allow_draft)
-    policy.require_attributes()
-    refuse_mechanism_models(policy)
-    refuse_synthetic_risk(policy)
-    source = str(data) if isinstance(data, str | Path) else None
-    absent_note = None
-    if is_engine_frame(data):
-        policy, absent_note = individual_absent(engine_columns(data), policy)
-    agg = aggregate(data, policy, max_groups=max_groups)
-    if agg is not None:  # an engine ran the group-by; its counts walk the same path
-        frame, weight, encode_policy = agg, WEIGHT, engine_check_policy(policy)
-        identifiers = present_identifiers(agg.attrs.get(SOURCE_COLUMNS, ()), policy)
-    else:
-        # a file is encoded from the Arrow table its reader makes (no pandas import: most of a
-        # small check's time); --explain's SUDA reads a DataFrame
-        wanted = list(policy.attributes)
-        if policy.individual is not None and policy.individual not in policy.attributes:
-            wanted.append(policy.individual)
-        frame = read_table(data, columns=wanted, dictionary=True, arrow=not explain)
-        policy, absent_note = individual_absent(column_names(frame), policy)
-        weight, encode_policy = None, policy
-        identifiers = present_identifiers(column_names(frame), policy)
-    log.info("read %d rows × %d columns in %.3f s", len(frame), frame.shape[1], _since(started))
-    note = repeated_people(frame, policy) if agg is None else None
+    """Check a table already read — a pandas DataFrame or an Arrow table of records, or an
+    engine's counts (one row per distinct combination, its records in column ``weight``) —
+    against a policy: rows written ``*`` in every quasi-identifier are suppressed records,
+    the rest are encoded, counted and judged by every model (``check_table``), and the
+    release-integrity findings added (``finish_report``; ``identifiers``: the policy's
+    identifier columns the data holds). ``notes`` (None entries skipped) go on the report."""
     n_rows = len(frame) if weight is None else int(frame[weight].sum())
     refuse_nested(frame, policy)  # (before '*' is looked for in a column of lists)
     frame, star, n_suppressed = released_rows(frame, policy, weight)
@@ -507,7 +463,7 @@ def check(
         t = time.perf_counter()
         encoded = encode(
             frame,
-            encode_policy,
+            policy if weight is None else aggregated_policy(policy),
             weight_column=weight,
             as_released=True,
             sensitive=sensitive_read(policy),
@@ -533,16 +489,13 @@ def check(
         )
         if star is not None:  # violators name rows of the checked file, '*' rows included
             _renumber(report, np.flatnonzero(~star))
-        report.notes.extend(n for n in (absent_note, note) if n is not None)
+        report.notes.extend(n for n in notes if n is not None)
         if explain:
             from privcheck.risk.population.explain import explain_table
 
             report.explanation = explain_table(table, policy, frame, max_size=explain_max_size)
             log.info("explanation in %.3f s", report.explanation.seconds)
         bar.advance()
-    mark_draft(report, policy)
-    report.elapsed_seconds = round(time.perf_counter() - started, 4)
-    log.info("check %s in %.3f s", "passed" if report.passed else "failed", report.elapsed_seconds)
     return report
 
 

@@ -105,6 +105,21 @@ class EncodedTable:
     def top(self) -> tuple[int, ...]:
         return self.heights
 
+    def subset(self, mask: np.ndarray) -> EncodedTable:
+        """The encoded table of the records in ``mask`` (codes gathered; hierarchies shared)."""
+        from dataclasses import replace
+
+        rows = np.flatnonzero(mask)
+        qis = [
+            EncodedColumn(c.name, c.codes[rows], c.levels, c.has_hierarchy)
+            for c in self.quasi_identifiers
+        ]
+        sensitive = {
+            n: EncodedColumn(c.name, c.codes[rows], c.levels, c.has_hierarchy)
+            for n, c in self.sensitive.items()
+        }
+        return replace(self, n_records=len(rows), quasi_identifiers=qis, sensitive=sensitive)
+
 
 def _string_labels(values: np.ndarray | pd.Index) -> np.ndarray:
     """Values as the strings a hierarchy file would spell them (39.0 → '39').

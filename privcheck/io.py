@@ -8,7 +8,6 @@ fields than the header, is an input error rather than a silently renamed or shif
 
 from __future__ import annotations
 
-import codecs
 import csv
 import errno
 import fnmatch
@@ -26,6 +25,20 @@ from typing import TYPE_CHECKING, Any
 from privcheck.errors import DataError
 from privcheck.interrupts import uninterrupted
 from privcheck.limits import DOCUMENT_BYTES, TEXT_BYTES, Limit
+from privcheck.text_encodings import (  # noqa: F401 (the readers' names, kept importable here)
+    GUESS_BYTES,
+    check_encoding,
+    csv_encoding,
+    current_encoding,
+    decode_failed,
+    encoding_error,
+    encoding_for,
+    first_undecodable,
+    is_decode_error,
+    is_utf8,
+    likely_encoding,
+    text_codec,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -152,165 +165,13 @@ def read_text_file(path: str | Path, what: str, limit: Limit | int = TEXT_BYTES)
         ) from None
 
 
-# --------------------------------------------------------------------------- text encodings
-
-#: the encoding CSV/TSV data files are read in: UTF-8 (a BOM accepted) unless a command was
-#: given ``--encoding`` (``csv_encoding``) or ``read_table`` an ``encoding``
-_ENCODING: ContextVar[str] = ContextVar("privcheck_csv_encoding", default="utf-8")
-
-#: bytes of a file's start read to guess its encoding when it is not UTF-8
-GUESS_BYTES = 16 * 1024 * 1024
-
-
-def check_encoding(name: str) -> str:
-    """``name`` if Python knows the encoding, else one line saying so."""
-    try:
-        codecs.lookup(name)
-    except (LookupError, TypeError):
-        raise DataError(
-            f"--encoding {name!r} is not an encoding Python knows; give e.g. utf-8, cp1252, "
-            "latin-1 or utf-16"
-        ) from None
-    return name
-
-
-def current_encoding() -> str:
-    """The encoding data files are read in now (see ``csv_encoding``)."""
-    return _ENCODING.get()
-
-
-@contextmanager
-def csv_encoding(name: str | None) -> Iterator[str]:
-    """Within the block CSV/TSV data files are read in ``name`` (None: UTF-8): what a command's
-    ``--encoding`` sets for every file it reads (the data, a population table, earlier
-    releases)."""
-    token = _ENCODING.set(check_encoding(name or "utf-8"))
-    try:
-        yield _ENCODING.get()
-    finally:
-        _ENCODING.reset(token)
-
-
-def is_utf8(encoding: str) -> bool:
-    return codecs.lookup(encoding).name in ("utf-8", "utf-8-sig")
-
-
-def encoding_for(path: Path, encoding: str | None = None) -> str:
-    """The encoding ``path`` is read in under ``encoding`` (default: ``current_encoding()``).
-
-    ``--encoding`` names the encoding of the files that are not UTF-8: a file that is valid
-    UTF-8 is read as UTF-8 whatever it says — privcheck's own outputs are UTF-8, so a release
-    read beside a Windows-1252 original (compare, risk) needs nothing. UTF-16 and UTF-32 are
-    the exception (their NUL bytes are valid UTF-8): they apply to every file."""
-    encoding = encoding or current_encoding()
-    if is_utf8(encoding) or codecs.lookup(encoding).name.startswith(("utf-16", "utf-32")):
-        return encoding
-    return "utf-8" if first_undecodable(path, "utf-8") is None else encoding
-
-
-def _text_encoding(encoding: str) -> str:
-    """The codec Python opens a data file with: UTF-8 skips a BOM."""
-    return "utf-8-sig" if is_utf8(encoding) else encoding
-
-
-def first_undecodable(path: Path, encoding: str) -> tuple[int, int] | None:
-    """(byte offset, byte value) of the first byte of ``path`` that does not decode in
-    ``encoding``, or None when the whole file decodes. Read in blocks: bounded memory."""
-    decoder = codecs.getincrementaldecoder(_text_encoding(encoding))()
-    offset = 0
-    with path.open("rb") as fh:
-        while True:
-            block = fh.read(1 << 20)
-            try:
-                decoder.decode(block, final=not block)
-            except UnicodeDecodeError as exc:
-                held = len(exc.object) - len(block)  # bytes the decoder kept from the last block
-                return offset - held + exc.start, exc.object[exc.start]
-            if not block:
-                return None
-            offset += len(block)
-
-
-def likely_encoding(head: bytes) -> str | None:
-    """The encoding a file that is not UTF-8 most likely has, judged on its first bytes, when
-    the bytes say so reliably: UTF-16 (a byte-order mark, or NUL bytes in every other place) or
-    Windows-1252 (Western European text: it decodes, and its non-ASCII bytes stand alone
-    between ASCII letters — é, ü, € — rather than in the runs a multi-byte or Cyrillic
-    encoding makes). None otherwise: better no guess than a wrong one."""
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16"
-    if head:
-        nul_odd = head[1::2].count(0) / max(len(head) // 2, 1)
-        nul_even = head[0::2].count(0) / max((len(head) + 1) // 2, 1)
-        if nul_odd > 0.3 and nul_even < 0.05:
-            return "utf-16-le"
-        if nul_even > 0.3 and nul_odd < 0.05:
-            return "utf-16-be"
-    try:
-        head.decode("cp1252")
-    except UnicodeDecodeError:
-        return None
-    high = [i for i, b in enumerate(head) if b >= 0x80]
-    if not high:
-        return None
-    marks = set(high)
-    paired = sum(1 for i in high if i - 1 in marks or i + 1 in marks)
-    return "cp1252" if paired <= 0.5 * len(high) else None
-
-
-def encoding_error(path: Path, encoding: str) -> DataError | None:
-    """The one line for a data file that does not decode in ``encoding``: the file, the byte
-    offset and line of the first byte that does not, the likely encoding when the bytes say it
-    (``likely_encoding``), and the option that reads it. None when the file decodes."""
-    found = first_undecodable(path, encoding)
-    if found is None:
-        return None
-    offset, byte = found
-    with path.open("rb") as fh:
-        head = fh.read(max(GUESS_BYTES, offset))
-    line = head[:offset].count(b"\n") + 1
-    where = f"byte 0x{byte:02x} at offset {offset:,} (line {line:,})"
-    if not is_utf8(encoding):
-        return DataError(
-            f"data file {path} is not {encoding} text: {where} does not decode as {encoding}; "
-            "pass its encoding with --encoding"
-        )
-    guess = likely_encoding(head[:GUESS_BYTES])
-    if guess is None:
-        return DataError(
-            f"data file {path} is not UTF-8: {where} does not decode; pass the file's "
-            "encoding with --encoding (e.g. --encoding cp1252 for Windows Western European "
-            "text), or save it as UTF-8"
-        )
-    label = "UTF-16 text" if guess.startswith("utf-16") else "Windows-1252 (Western European) text"
-    return DataError(
-        f"data file {path} is not UTF-8: {where} does not decode; it reads as {label}: "
-        f"pass --encoding {guess}"
-    )
-
-
-def _decode_failed(path: Path, encoding: str, exc: Exception) -> DataError:
-    """``encoding_error``, or the reader's own first line if the whole file decodes."""
-    found = encoding_error(path, encoding)
-    if found is not None:
-        return found
-    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return DataError(f"cannot read {path}: {first}")
-
-
-def _is_decode_error(exc: Exception) -> bool:
-    """Arrow's CSV reader says 'invalid UTF8 data' (or passes a codec's error on)."""
-    text = str(exc)
-    return isinstance(exc, UnicodeDecodeError) or "UTF8" in text or "codec can't decode" in text
-
-
 def sniff_delimiter(path: Path, encoding: str | None = None) -> str:
     encoding = encoding or current_encoding()
     try:
-        with path.open("r", encoding=_text_encoding(encoding), newline="") as fh:
+        with path.open("r", encoding=text_codec(encoding), newline="") as fh:
             head = fh.readline()
     except UnicodeDecodeError as exc:
-        raise _decode_failed(path, encoding, exc) from None
+        raise decode_failed(path, encoding, exc) from None
     try:
         return csv.Sniffer().sniff(head, delimiters=_DELIMITERS).delimiter
     except csv.Error:
@@ -321,10 +182,10 @@ def csv_header(path: Path, sep: str, encoding: str | None = None) -> list[str]:
     """The header row, refused when a name repeats (pandas would rename it to 'a.1')."""
     encoding = encoding or current_encoding()
     try:
-        with path.open("r", encoding=_text_encoding(encoding), newline="") as fh:
+        with path.open("r", encoding=text_codec(encoding), newline="") as fh:
             header = next(csv.reader(fh, delimiter=sep), None)
     except UnicodeDecodeError as exc:
-        raise _decode_failed(path, encoding, exc) from None
+        raise decode_failed(path, encoding, exc) from None
     if not header:
         raise DataError(f"cannot read {path}: the file is empty (no header row)")
     seen: set[str] = set()
@@ -379,9 +240,9 @@ def read_csv(
             ),
         )
     except (pa.ArrowInvalid, UnicodeDecodeError) as exc:
-        if not _is_decode_error(exc):
+        if not is_decode_error(exc):
             raise
-        raise _decode_failed(path, encoding, exc) from None
+        raise decode_failed(path, encoding, exc) from None
     if table.num_columns == 1 and any(c in header[0] for c in ":;,\t| "):
         raise DataError(  # (the header line is not quoted: a file named by mistake stays unread)
             f"{path} has a single column, whose name holds ':' or spaces: its delimiter is not "

@@ -581,6 +581,20 @@ class Policy(_Strict):
             where = str(self._source)
         raise PolicyError(draft_message(self.open_reviews, where))
 
+    def require_anonymizable(self, *, allow_draft: bool = False) -> None:
+        """Refuse, before the data is read, a policy no release should be made under: a draft
+        (``require_decided``), or more quasi-identifiers than ``QUASI_IDENTIFIERS`` — every
+        algorithm's work grows with them (lattice axes, DataFly's steps × columns, Mondrian's
+        cuts)."""
+        from privcheck.limits import QUASI_IDENTIFIERS
+
+        self.require_decided(allow_draft=allow_draft)
+        QUASI_IDENTIFIERS.check(
+            len(self.quasi_identifiers),
+            "the policy has",
+            "anonymize a release of fewer (a release generalizing dozens is rarely useful)",
+        )
+
     @property
     def individual_released(self) -> bool:
         """Whether a release carries the individual column (as a keyed pseudonym)."""
@@ -613,10 +627,15 @@ class Policy(_Strict):
 
 
 def _bound_entries(data: dict) -> None:
-    """Refuse, before validating them, more attributes or model entries than ``ATTRIBUTES`` /
+    """Refuse, before validating them, a number no 64-bit integer or finite float holds
+    (``check_integers``), and more attributes or model entries than ``ATTRIBUTES`` /
     ``MODELS``: every check encodes each attribute and evaluates and reports each model."""
     from privcheck.limits import ATTRIBUTES, MODELS
 
+    try:
+        check_integers(data, "")
+    except PolicyError as exc:
+        raise PolicyError(f"invalid policy: {exc}") from None
     attributes, models = data.get("attributes"), data.get("models")
     if isinstance(attributes, dict):
         ATTRIBUTES.check(
@@ -679,10 +698,6 @@ def parse_policy(data: Any, base_dir: Path | None = None, text: str | None = Non
         raise PolicyError(
             f"a policy must be a mapping with 'attributes' and 'models'; got {type(data).__name__}"
         )
-    try:
-        check_integers(data, "")
-    except PolicyError as exc:
-        raise PolicyError(f"invalid policy: {exc}") from None
     _bound_entries(data)
     try:
         policy = Policy.model_validate(data)
@@ -690,6 +705,15 @@ def parse_policy(data: Any, base_dir: Path | None = None, text: str | None = Non
         raise PolicyError(f"invalid policy: {_first_error(exc, text=text)}") from None
     policy._base_dir = base_dir
     return policy
+
+
+def aggregated_policy(policy: Policy) -> Policy:
+    """The policy restricted to the columns an aggregated frame carries (an engine's counts, a
+    release's distinct rows): identifiers and insensitive columns do not enter the group-by,
+    so ``encode`` must not look for them there."""
+    keep = {Role.quasi_identifier, Role.sensitive}
+    attributes = {n: a for n, a in policy.attributes.items() if a.role in keep}
+    return policy.model_copy(update={"attributes": attributes})
 
 
 def load_policy(source: Policy | dict | str | Path) -> Policy:

@@ -187,7 +187,7 @@ def test_an_unbounded_statistic_is_explicit_in_report_and_verdict():
     empty tail, so no c makes it hold. JSON says value null AND unbounded true, never only null
     (which means "nothing measured": an empty table allowed with allow_empty)."""
     from privcheck.catalog import describe, to_openmetadata
-    from privcheck.checker import check
+    from privcheck.pipeline.check import check
 
     frame = pd.DataFrame({"q": ["a"] * 4 + ["b"] * 3, "s": ["x", "x", "y", "y", "x", "y", "z"]})
     report = check(frame, _recursive_policy())

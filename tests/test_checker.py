@@ -13,10 +13,10 @@ import pytest
 import yaml
 
 import privcheck
-from privcheck.anonymizers import anonymize
 from privcheck.api import evaluate
 from privcheck.hook import summary_line
 from privcheck.html_report import render_html
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.text_report import render_text
 from tests.conftest import ROOT, run_cli
 

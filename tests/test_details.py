@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from privcheck.checker import check
 from privcheck.details import value_histogram
+from privcheck.pipeline.check import check
 from tests.conftest import ADULT, EXAMPLES
 
 QIS = [

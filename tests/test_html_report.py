@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from privcheck.checker import check
 from privcheck.html_report import render_html
 from privcheck.html_report.check import size_buckets
+from privcheck.pipeline.check import check
 from privcheck.report import Section, SectionPlot, SectionTable
 from tests.conftest import ADULT
 from tests.html_helpers import CHROMIUM, chromium, console_messages

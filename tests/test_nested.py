@@ -217,7 +217,7 @@ def test_a_list_further_down_a_column_of_values_is_one_line_too(tmp_path):
     the values are hashed into codes."""
     import pandas as pd
 
-    from privcheck.checker import check
+    from privcheck.pipeline.check import check
 
     frame = pd.DataFrame(
         {"zip": [*ZIPS[:5], ["1", "2"], *ZIPS[6:]], "age": AGES, "disease": DISEASES}

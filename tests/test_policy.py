@@ -113,8 +113,8 @@ def load_policy_from_list(value):
 def test_graph_policy_needs_no_attributes_but_a_table_policy_does():
     import pandas as pd
 
-    from privcheck.checker import check
     from privcheck.encoding import encode
+    from privcheck.pipeline.check import check
 
     graph = parse_policy({"models": [{"model": "k-degree", "k": 3}]})
     assert graph.attributes == {}

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from privcheck.anonymizers.api import anonymize
-from privcheck.checker import check
 from privcheck.encoding import encode
 from privcheck.errors import DataError, PolicyError
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check
 from privcheck.policy import Attribute, load_policy
 from privcheck.topcoding import apply_coding
 from tests.conftest import ADULT, ROOT, run_cli

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privcheck.checker import check
 from privcheck.classes import count
 from privcheck.encoding import encode
+from privcheck.pipeline.check import check
 from privcheck.policy import load_policy
 from privcheck.wildcard import effective_sizes
 

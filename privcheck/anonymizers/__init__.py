@@ -1,8 +1,5 @@
-"""Anonymizer plugins: full-domain generalization searches (Incognito, MinGen, DataFly), the
-``anonymize`` call that runs any registered anonymizer, and ``apply``, which re-applies a chosen
-transformation to a new batch and checks it again."""
-
-from privcheck.anonymizers.api import anonymize
-from privcheck.anonymizers.transformation import apply
-
-__all__ = ["anonymize", "apply"]
+"""Anonymizers: planners from the encoded class table and the policy to a plan
+(``privcheck.plan``) — the full-domain searches (MinGen, Incognito, DataFly, on
+``generalization``, ``problem`` and ``evaluator``), Mondrian, local suppression, SafePub, the
+masking methods and ``auto``, a planner over planners. They import no engine: the pipeline
+(``privcheck.pipeline``) has a plan written by the engine that holds the data."""

@@ -26,21 +26,20 @@ the best of what the user could have had by trying each of them.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import pandas as pd
 
-from privcheck.anonymizers.base import Anonymizer, Plan, check_possible
+from privcheck.anonymizers.base import Anonymizer, check_possible
 from privcheck.anonymizers.problem import Progress
-from privcheck.encoding import EncodedTable, encode
+from privcheck.encoding import EncodedTable
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
+from privcheck.plan import NodeRecoding, Plan
 from privcheck.plugins import anonymizer_registry, model_registry
 from privcheck.policy import Policy
 from privcheck.ranking import COMMON_METRICS, comparison_metric, rank_key  # noqa: F401
-from privcheck.report import AnonymizationReport
 from privcheck.risk.population.prosecutor import policy_k, prosecutor_risk
 
 #: the candidates, in the order that breaks ties
@@ -61,6 +60,7 @@ class Auto(Anonymizer):
     summary = "run mingen, mondrian, local suppression (and safepub) and write the least loss"
     mechanisms: ClassVar[frozenset[str]] = frozenset({"differential-privacy"})
     engine_release: ClassVar[bool] = True
+    takes_start: ClassVar[bool] = True
     counts_people: ClassVar[bool] = True  # (its candidates that cannot are excluded, with why)
 
     def __init__(self, **params: Any) -> None:
@@ -83,52 +83,23 @@ class Auto(Anonymizer):
         cls = anonymizer_registry()[name]
         return cls(**{k: v for k, v in self.params.items() if k in cls.defaults()})
 
-    def anonymize(
+    def plan(
         self,
-        data: pd.DataFrame,
+        encoded: EncodedTable | None,
         policy: Policy,
         *,
+        rows: pd.DataFrame | None = None,
         seed: int | None = None,
-        keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        started = time.perf_counter()
-        return self.run(
-            data,
-            policy,
-            encoded=encode(data, policy),
-            write=lambda plan: plan.release(),
-            seed=seed,
-            keep_order=keep_order,
-            previous=previous,
-            progress=progress,
-            started=started,
-        )
-
-    def run(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        encoded: EncodedTable,
-        write: Callable[[Plan], tuple[Any, AnonymizationReport]],
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-        engine: bool = False,
-        lower: tuple[int, ...] | None = None,
-        started: float | None = None,
-    ) -> tuple[Any, AnonymizationReport]:
-        """Plan every candidate on ``encoded``, and ``write`` the best plan's release (the next
-        best when a release cannot be written as planned). In process ``write`` is
-        ``plan.release()``; an engine (``engine``: ``data`` and ``encoded`` are its counts)
-        joins the plan's mapping back onto its rows — candidates that release in process only
-        are then not tried, nor, when the engine generalized the rows first (to node
-        ``lower``), those that need the ground values."""
-        if started is None:
-            started = time.perf_counter()
+        lower: Sequence[int] | None = None,
+    ) -> Plan:
+        """Plan every candidate on ``encoded`` and return the best plan, the others ranked
+        behind it (``Plan.fallbacks``: released in turn when a release cannot be written as
+        planned). Without ``rows`` (an engine holds them) the candidates that need them are not
+        tried, nor, when the engine generalized the rows first (to node ``lower``), those that
+        need the ground values. Each plan's report is auto's: every candidate and the one
+        written."""
         check_possible(encoded, policy)  # bad input is bad for every candidate: say it once
         metric = comparison_metric(policy)
         searched = (
@@ -137,27 +108,26 @@ class Auto(Anonymizer):
         k = policy_k(policy.models)
         registry = anonymizer_registry()
         plans: dict[str, Plan] = {}
-        rows: list[dict[str, Any]] = []
+        rows_: list[dict[str, Any]] = []
         for name in CANDIDATES:
             if name not in registry:  # (a trimmed installation)
                 continue
             row: dict[str, Any] = {"algorithm": name, "metric": metric}
             reason = applies_to(name, policy)
-            if reason is None and engine:
-                reason = engine_reason(registry[name], lower)
+            if reason is None:
+                reason = engine_reason(registry[name], rows is not None, lower)
             if reason is None:
                 try:
                     candidate = self.candidate(name)
                     candidate.refuse_unsupported(policy)
                     plan = candidate.plan(
-                        data,
+                        encoded,
                         searched,  # (the full-domain searches optimise what is compared)
-                        encoded=encoded,
+                        rows=rows,
                         seed=seed,
-                        keep_order=keep_order,
                         previous=previous,  # (only full-domain searches take one)
                         progress=progress if name == "mingen" else None,
-                        **({"lower": lower} if lower is not None else {}),
+                        lower=lower,
                     )
                 except PolicyError as exc:  # it cannot guarantee this policy: say why
                     reason = str(exc)
@@ -172,7 +142,7 @@ class Auto(Anonymizer):
                         suppressed_cells=plan.suppressed_cells,
                         seconds=round(plan.seconds, 4),
                         risk=(
-                            finished_risk(candidate, plan)
+                            finished_risk(plan, k)
                             if plan.class_sizes is None
                             else prosecutor_risk(plan.class_sizes, plan.class_records, k)
                         ),
@@ -188,13 +158,13 @@ class Auto(Anonymizer):
                     seconds=None,
                     risk=None,
                 )
-            rows.append(row)
+            rows_.append(row)
         if not plans:
             tried = [
                 r
-                for r in rows
+                for r in rows_
                 if applies_to(r["algorithm"], policy) is None
-                and not (engine and engine_reason(registry[r["algorithm"]], lower))
+                and not engine_reason(registry[r["algorithm"]], rows is not None, lower)
             ]
             reasons = {r["excluded_reason"] for r in tried}
             if len(reasons) == 1:  # every candidate refused for the same reason: that reason
@@ -205,54 +175,57 @@ class Auto(Anonymizer):
         ranked = sorted(
             plans, key=lambda n: rank_key(plans[n].metrics[metric], plans[n].n_suppressed, order[n])
         )
-        for chosen in ranked:
-            try:
-                release, report = write(plans[chosen])
-                break
-            except PolicyError as exc:  # its release cannot be written as planned: the next
-                row = next(r for r in rows if r["algorithm"] == chosen)
-                row.update(passed=False, excluded_reason=str(exc))
-                if chosen == ranked[-1]:
-                    raise
-        report.algorithm = self.name
-        report.chosen = chosen
-        report.candidates = rows
-        report.metric = metric
-        report.parameters = {
-            **report.parameters,
-            "compared_by": metric,
-            "candidates": [r["algorithm"] for r in rows],
-        }
+        note = None
         if policy.metric != metric and "metric" in policy.model_fields_set:
-            report.notes.append(
+            note = (
                 f"the policy's metric {policy.metric} describes only full-domain nodes (a "
                 f"Mondrian range or a blanked cell has no level): candidates were compared by "
                 f"{metric}"
             )
-        report.elapsed_seconds = round(time.perf_counter() - started, 4)
-        return release, report
+        candidates = [r["algorithm"] for r in rows_]
+        for name in ranked:
+            plan = plans[name]
+            plan.report = {
+                **plan.report,
+                "algorithm": self.name,
+                "chosen": name,
+                "candidates": rows_,  # (one list: a release that fails marks its row)
+                "metric": metric,
+                "parameters": {
+                    **plan.report["parameters"],
+                    "compared_by": metric,
+                    "candidates": candidates,
+                },
+                "notes": [*plan.report.get("notes", []), *([note] if note else [])],
+            }
+        best = plans[ranked[0]]
+        best.fallbacks = [plans[n] for n in ranked[1:]]
+        return best
 
 
-def finished_risk(candidate: Anonymizer, plan: Plan) -> dict[str, float] | None:
-    """The risk a candidate without class sizes leaves (SafePub): when it plans by
-    ``Anonymizer.plan``'s default, its release is already made and ``release()`` only hands it
-    back, so the finished report's ``risk_after`` is read at no cost (None otherwise)."""
-    if type(candidate).plan is not Anonymizer.plan:
+def finished_risk(plan: Plan, k: int | None) -> dict[str, float] | None:
+    """The risk a candidate without class sizes leaves (SafePub, whose classes are those of the
+    mechanism's sample): the prosecutor risk of the classes its node recoding keeps — the
+    classes of the records it releases (None for any other recoding)."""
+    recoding = plan.recoding
+    if not isinstance(recoding, NodeRecoding):
         return None
-    after = plan.release()[1].risk_after
-    return None if after is None else after.model_dump()
+    return prosecutor_risk(recoding.table.sizes[recoding.kept_classes], None, k)
 
 
-def engine_reason(cls: type[Anonymizer], lower: tuple[int, ...] | None) -> str | None:
-    """Why a candidate is not tried on an engine frame (None: it is)."""
-    from privcheck.anonymizers.base import GeneralizationAnonymizer
-
+def engine_reason(
+    cls: type[Anonymizer], in_process: bool, lower: Sequence[int] | None
+) -> str | None:
+    """Why a candidate is not tried on an engine frame (None: it is, or the rows are in
+    process)."""
+    if in_process:
+        return None
     if not cls.engine_release:
         return (
             f"{cls.name} needs the rows in process; it does not run on an engine frame "
             "(collect the frame to pandas to try it)"
         )
-    if lower is not None and not issubclass(cls, GeneralizationAnonymizer):
+    if lower is not None and not cls.takes_start:
         return (
             f"{cls.name} needs the ground values, but the class table had more combinations "
             "than max_groups, so the engine generalized the rows first (raise max_groups to "

@@ -1,100 +1,46 @@
-"""What an anonymizer is to privcheck: a named plugin that turns data + policy into a release.
+"""What an anonymizer is to privcheck: a named plugin that plans a release.
 
-``Anonymizer`` is the plugin interface (registered through the ``privcheck_anonymizers`` hook,
-built-ins included). ``GeneralizationAnonymizer`` is the shared machinery of the full-domain
-generalization searches: a subclass only implements ``search`` over the lattice; encoding, the
-impossible-policy diagnosis, the release, its re-check and the report are done here once.
+An anonymizer is a *planner* (``Anonymizer.plan``): from the encoded class table and the policy
+to a ``privcheck.plan.Plan`` — what is released, in codes, and the figures it knows. It writes
+no row and knows no engine: the pipeline (``privcheck.pipeline``) hands the plan to the engine
+that holds the data (pandas in process, Spark), which writes, re-checks and reports it. So a
+planner runs on every engine that can write its kind of plan, and ``--algorithm auto`` can weigh
+plans before anything is written.
+
+Plugins register through the ``privcheck_anonymizers`` hook, as the built-ins do. The helpers
+here build the common plans: ``generalize`` releases one full-domain node (the classes that
+still violate the policy suppressed), which is all a toy planner needs; the full-domain searches
+share ``privcheck.anonymizers.generalization``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
-import pandas as pd
 
-from privcheck.anonymizers.mapping import NodeMapping, node_mapping
-from privcheck.anonymizers.problem import NodeOutcome, Progress, SearchProblem, SearchResult
-from privcheck.anonymizers.release import (
-    materialise,
-    people_counts,
-    recheck,
-    recheck_codes,
-    removed_columns,
-    without_individual,
-)
-from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
-from privcheck.classes import ClassTable, count
-from privcheck.encoding import EncodedTable, encode
+from privcheck.anonymizers.evaluator import NodeEvaluator
+from privcheck.anonymizers.problem import Progress
+from privcheck.classes import count
+from privcheck.encoding import EncodedTable
 from privcheck.errors import PolicyError
-from privcheck.metrics.generalization import (
-    Metric,
-    all_metrics,
-    get_metric,
-    loss_by_attribute,
-)
+from privcheck.metrics.generalization import all_metrics, loss_by_attribute
 from privcheck.models.base import evaluate_models, table_models, validate_data
 from privcheck.params import check_param_types
+from privcheck.plan import NodeRecoding, Plan
 from privcheck.plugins import model_registry
 from privcheck.policy import Policy
-from privcheck.report import AnonymizationReport, Report, _fmt
-
-
-@dataclass(eq=False)
-class Plan:
-    """What an anonymizer would release, decided on the class table before a single value is
-    written: the figures ``--algorithm auto`` compares, and ``release`` — which materialises the
-    release, re-checks it and builds its report (called for the chosen candidate only).
-
-    ``class_sizes`` are the released classes as ``check`` reads them (suppressed records left
-    out), for the risk a candidate leaves (None when the algorithm does not say);
-    ``suppressed_cells`` the quasi-identifier cells released as ``*`` by suppression (blanked
-    cells, and every cell of a suppressed record)."""
-
-    algorithm: str
-    metrics: dict[str, float]
-    n_classes: int
-    n_suppressed: int
-    suppressed_cells: int
-    class_sizes: np.ndarray | None
-    seconds: float
-    release: Callable[[], tuple[Any, AnonymizationReport]]
-    #: records per released class when a class's size as read differs from its records
-    #: (``suppressed_cells: wildcard``: a class reads as its compatible records)
-    class_records: np.ndarray | None = None
-    #: for an engine that holds the rows (``privcheck.engines.generalize``): what the release
-    #: shows for each distinct combination of the encoded table (``anonymizers.mapping``), for
-    #: the engine to join back; None when the algorithm releases in process only
-    mapping: Callable[[], Any] | None = None
-    #: the report of the release an engine wrote from ``mapping`` (``EngineRelease``)
-    engine_report: Callable[[EngineRelease], AnonymizationReport] | None = None
-
-
-@dataclass(eq=False)
-class EngineRelease:
-    """What an engine says about the release it wrote from a plan's ``mapping``: its re-check
-    (the ordinary check, run in the engine), the source's columns it left out, whether the
-    class table held the ground values (False when the engine generalized the rows first: the
-    input's risk is then unknown), and the changed cells it counted
-    (``CombinationMapping.count_changed``)."""
-
-    check: Report
-    removed: list[str]
-    ground: bool = True
-    changed_cells: int | None = None
+from privcheck.report import _fmt
 
 
 class Anonymizer:
     """Base class of anonymizer plugins.
 
-    Subclasses set ``name`` (the ``--algorithm`` value) and ``summary``, and implement
-    ``anonymize`` — or ``plan`` (decide on the class table) with ``anonymize`` as
-    ``plan(...).release()``, which lets ``--algorithm auto`` compare candidates and materialise
-    only the chosen one. ``pruning`` says whether the algorithm prunes with the generalization
-    property, so it must refuse models that lack it (``PrivacyModel.monotone``).
+    Subclasses set ``name`` (the ``--algorithm`` value) and ``summary``, and implement ``plan``.
+    ``pruning`` says whether the algorithm prunes with the generalization property, so it must
+    refuse models that lack it (``PrivacyModel.monotone``).
     """
 
     name: ClassVar[str]
@@ -103,9 +49,16 @@ class Anonymizer:
     #: models that are properties of the mechanism (``target == "mechanism"``, e.g.
     #: differential privacy) which this anonymizer enforces; it refuses the others
     mechanisms: ClassVar[frozenset[str]] = frozenset()
-    #: whether its plans carry a ``mapping`` an engine can join back (``Plan.mapping``): the
-    #: anonymizer then runs on a Spark frame without the rows leaving Spark
+    #: whether its plans are recodings of the class table (a ``NodeRecoding`` or a
+    #: ``CombinationRecoding``) that an engine can write without the rows leaving it: it then
+    #: runs on a Spark frame
     engine_release: ClassVar[bool] = False
+    #: whether it plans on the encoded table; False: it reads the rows (``rows``), which only
+    #: the in-process engine holds (masking)
+    encodes: ClassVar[bool] = True
+    #: whether it takes a start node (``lower``: a node an engine generalized the rows to when
+    #: their class table would not fit), from which a full-domain search climbs
+    takes_start: ClassVar[bool] = False
     #: whether it guarantees k distinct people per class when the policy names an
     #: ``individual`` (classes counted in people, a person's records suppressed together)
     counts_people: ClassVar[bool] = False
@@ -130,47 +83,26 @@ class Anonymizer:
         """The algorithm's own parameters and their defaults (published in the report)."""
         return {}
 
-    def anonymize(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        raise NotImplementedError
-
     def plan(
         self,
-        data: pd.DataFrame,
+        encoded: EncodedTable | None,
         policy: Policy,
         *,
-        encoded: EncodedTable | None = None,
+        rows: Any = None,
         seed: int | None = None,
-        keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
+        lower: Sequence[int] | None = None,
     ) -> Plan:
-        """The release this algorithm would make. The default runs ``anonymize`` (a plugin that
-        does not split deciding from writing): its figures come from the finished release.
-        ``encoded`` is the table already encoded for the policy, shared between candidates."""
-        started = time.perf_counter()
-        release, report = self.anonymize(
-            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
-        )
-        return Plan(
-            algorithm=self.name,
-            metrics=dict(report.metrics),
-            n_classes=int(report.check.n_classes),
-            n_suppressed=report.n_suppressed,
-            suppressed_cells=suppressed_cells_of(report),
-            class_sizes=None,
-            seconds=time.perf_counter() - started,
-            release=lambda: (release, report),
-        )
+        """The release this algorithm makes of ``encoded`` (the table encoded for the policy;
+        an engine's counts carry weights), as data. ``rows``: the records, when the engine
+        holds them in process (a planner with ``encodes = False`` reads them instead of
+        ``encoded``); ``seed``: the randomness a randomized planner draws from (None: the
+        operating system's); ``previous``: an earlier release's node, a lower bound for
+        full-domain searches; ``lower``: a start node (``takes_start``)."""
+        raise NotImplementedError
 
+    # ------------------------------------------------------------------ refusals
     def refuse_unsupported(self, policy: Policy) -> None:
         """Refuse, in one line, a policy this algorithm cannot guarantee whatever the data: a
         mechanism's model it does not provide, or people it cannot count."""
@@ -214,315 +146,98 @@ class Anonymizer:
                     "exhaustive 'mingen' or the greedy 'datafly' instead"
                 )
 
-
-class PlannedAnonymizer(Anonymizer):
-    """An anonymizer that decides on the class table first (``plan``) and writes second: its
-    ``anonymize`` is ``plan(...).release()``, and ``--algorithm auto`` can weigh its plan
-    against others' before anything is materialised."""
-
-    def anonymize(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        return self.plan(
-            data, policy, seed=seed, keep_order=keep_order, previous=previous, progress=progress
-        ).release()
-
-    def plan(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        encoded: EncodedTable | None = None,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-    ) -> Plan:
-        raise NotImplementedError
-
-
-@dataclass(eq=False)
-class Choice:
-    """A search's outcome: the chosen node, its class table and which classes are kept."""
-
-    problem: SearchProblem
-    result: SearchResult
-    node: tuple[int, ...]
-    table: ClassTable
-    outcome: NodeOutcome
-    kept_classes: np.ndarray
-    limit: int
-    previous: tuple[int, ...] | None
-    metric: Metric
-    search_seconds: float
-
-
-class GeneralizationAnonymizer(PlannedAnonymizer):
-    """A full-domain generalization search with suppression (ARX semantics)."""
-
-    engine_release: ClassVar[bool] = True
-    #: full-domain generalization recodes every record alike, so a person's records with the
-    #: same values fall in the same class; suppression takes people out (``problem``)
-    counts_people: ClassVar[bool] = True
-
-    #: whether the search is guaranteed to return the optimum by the policy's metric
-    optimal: ClassVar[bool] = True
-    #: whether the search keeps per-node arrays over the whole lattice (bounded in size)
-    exhaustive: ClassVar[bool] = True
-
-    def search(self, problem: SearchProblem) -> SearchResult:
-        raise NotImplementedError
-
-    def choose(
+    # ------------------------------------------------------------------ common plans
+    def generalize(
         self,
         encoded: EncodedTable,
         policy: Policy,
+        node: Sequence[int],
         *,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-        lower: Sequence[int] | None = None,
-    ) -> Choice:
-        """Search the lattice of ``encoded`` and return the chosen node with its class table.
-
-        ``encoded`` may be an engine's aggregated counts (weights): only class tables are used.
-        ``lower`` (a node the data was already generalized to, e.g. inside an engine) bounds
-        the lattice from below like ``previous`` does; the higher of the two wins per attribute.
-        """
-        self.refuse_unsupported(policy)
-        self.refuse_non_monotone(policy)
+        started: float | None = None,
+    ) -> Plan:
+        """The plan that releases full-domain ``node``: every quasi-identifier at its level,
+        the classes that still violate the policy there suppressed (a person's records
+        together) — refused when that takes more records than the suppression limit allows.
+        What a toy planner returns; its figures and report come from shared code."""
+        if started is None:
+            started = time.perf_counter()
         check_possible(encoded, policy)
-        limit = int(np.floor(policy.suppression_limit * encoded.n_records + 1e-9))
-        prev = previous_lower(encoded, previous)
-        bound = prev
-        if lower is not None:
-            bound = tuple(lower) if prev is None else tuple(map(max, prev, lower))
-        metric = get_metric(policy.metric)
-        search_started = time.perf_counter()
-        configs = table_models(policy.models)  # graph models have nothing to say here
-        problem = SearchProblem(
-            encoded, configs, limit, metric, bound, progress, exhaustive=self.exhaustive
-        )
-        result = self.search(problem)
-        search_seconds = time.perf_counter() - search_started
-        if result.optimum is None:
-            raise PolicyError(nothing_satisfies(encoded, policy, limit, bound))
-        node = result.optimum
-        table = problem.evaluator.records_table(node)
-        if table is None:
-            table = count(encoded, node, track_records=encoded.weights is None)
-        table, outcome, kept_classes = problem.evaluator.settle(table)
-        if not outcome.satisfied:  # pragma: no cover - the search returned a failing node
-            raise RuntimeError(f"{self.name} chose node {node}, which does not satisfy the policy")
-        return Choice(
-            problem, result, node, table, outcome, kept_classes, limit, prev, metric, search_seconds
-        )
-
-    def plan(
-        self,
-        data: pd.DataFrame,
-        policy: Policy,
-        *,
-        encoded: EncodedTable | None = None,
-        seed: int | None = None,
-        keep_order: bool = False,
-        previous: dict[str, int] | None = None,
-        progress: Progress | None = None,
-        lower: Sequence[int] | None = None,
-    ) -> Plan:
-        """Search the lattice (on class tables only); the release is written by ``release``
-        (or, by an engine, from ``mapping``). ``lower``: see ``choose``."""
-        started = time.perf_counter()
-        if encoded is None:
-            encoded = encode(data, policy)
-        choice = self.choose(encoded, policy, previous=previous, progress=progress, lower=lower)
-        keep = None if choice.outcome.clean else choice.kept_classes
-        metrics = all_metrics(choice.table, keep)
-        n_kept = int(choice.table.sizes[choice.kept_classes].sum())
-        n_suppressed = encoded.n_records - n_kept
-        planned = time.perf_counter() - started
-
-        def release() -> tuple[pd.DataFrame, AnonymizationReport]:
-            return self.release_choice(
-                data, encoded, choice, policy, seed=seed, keep_order=keep_order, started=started
+        node = tuple(int(v) for v in node)
+        limit = suppression_limit_records(policy, encoded.n_records)
+        configs = table_models(policy.models)
+        table = count(encoded, node, track_records=encoded.weights is None)
+        evaluator = NodeEvaluator(encoded, configs, limit, lower=node, root=table)
+        settled, outcome, kept = evaluator.settle(table)
+        if not outcome.satisfied:
+            raise PolicyError(
+                f"{self.name}: the release at node {node} does not satisfy the policy within "
+                f"the suppression limit of {limit} records; raise suppression_limit or "
+                "generalize further"
             )
-
-        def mapping() -> NodeMapping:
-            return node_mapping(
-                data, encoded, choice.node, choice.table, choice.kept_classes, policy
-            )
-
-        def engine_report(engine: EngineRelease) -> AnonymizationReport:
-            star = policy.suppressed_records == "star"
-            report = self.make_report(
-                choice,
-                encoded,
-                policy,
-                check=engine.check,
-                n_released_rows=encoded.n_records if star else n_kept,
-                removed=engine.removed,
-                seed_given=False,
-                keep_order=True,
-            )
-            before = None
-            if engine.ground:
-                before = ground_classes(encoded, policy, data, choice.problem.evaluator.root)
-            attach_risk(report, policy, before)
-            report.elapsed_seconds = round(time.perf_counter() - started, 4)
-            return report
-
-        return Plan(
-            algorithm=self.name,
-            metrics=metrics,
-            n_classes=int(np.count_nonzero(choice.kept_classes)),
-            n_suppressed=n_suppressed,
-            suppressed_cells=n_suppressed * len(encoded.quasi_identifiers),
-            class_sizes=choice.table.subjects[choice.kept_classes],
-            seconds=planned,
-            release=release,
-            mapping=mapping,
-            engine_report=engine_report,
-        )
-
-    def release_choice(
-        self,
-        data: pd.DataFrame,
-        encoded: EncodedTable,
-        choice: Choice,
-        policy: Policy,
-        *,
-        seed: int | None,
-        keep_order: bool,
-        started: float,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
-        """Materialise the chosen node's release, re-check it and build the report."""
-        kept_records = choice.kept_classes[choice.table.record_class]
-        release, suppressed = materialise(
-            data,
-            encoded,
-            choice.node,
-            kept_records,
-            policy,
-            keep_order=keep_order,
-            seed=seed,
-            table=choice.table,
-            keep_individual=True,
-        )
-        check = recheck_codes(
-            data, encoded, choice.table, kept_records, policy, n_rows=len(release)
-        )
-        if check is None:  # kept records that read back as suppressed: check the written rows
-            check = recheck(release, suppressed, policy)
-        release = without_individual(release, policy)
-        report = self.make_report(
-            choice,
-            encoded,
-            policy,
-            check=check,
-            n_released_rows=len(release),
-            removed=removed_columns(data, policy),
-            seed_given=seed is not None,
-            keep_order=keep_order,
-        )
-        if policy.utility is not None:
-            from privcheck.utility.report import node_release_utility
-
-            report.utility = node_release_utility(data, encoded, choice.node, kept_records, policy)
-        before = ground_classes(encoded, policy, data, choice.problem.evaluator.root)
-        attach_risk(report, policy, before)
-        report.elapsed_seconds = round(time.perf_counter() - started, 4)
-        return release, report
-
-    def make_report(
-        self,
-        choice: Choice,
-        encoded: EncodedTable,
-        policy: Policy,
-        *,
-        check: Report,
-        n_released_rows: int,
-        removed: list[str],
-        seed_given: bool,
-        keep_order: bool,
-    ) -> AnonymizationReport:
-        """The anonymization report of a chosen node (shared by pandas and the engines)."""
-        result, lattice, table = choice.result, choice.problem.lattice, choice.table
-        keep = None if choice.outcome.clean else choice.kept_classes
-        n_kept = int(table.sizes[choice.kept_classes].sum())
-        minimal = lattice.minimal(result.satisfying) if result.exact else None
-        return AnonymizationReport(
-            algorithm=self.name,
-            parameters=self.parameters(
-                policy, seed_given, keep_order, choice.previous, choice.limit
-            ),
-            quasi_identifiers=encoded.qi_names,
-            node=lattice.describe(choice.node),
-            n_records=encoded.n_records,
-            n_kept=n_kept,
-            n_suppressed=int(encoded.n_records - n_kept),
-            **people_counts(encoded, check),
-            n_released_rows=n_released_rows,
-            removed_columns=removed,
-            metric=choice.metric.name,
-            metrics=all_metrics(table, keep),
-            loss_by_attribute=loss_by_attribute(table, keep),
-            nodes_evaluated=choice.problem.evaluations,
-            lattice_size=lattice.size,
-            satisfying_nodes=int(result.satisfying.sum()) if result.exact else None,
-            minimal_nodes=(
-                [lattice.describe(lattice.node(i)) for i in np.flatnonzero(minimal)]
-                if minimal is not None
-                else None
-            ),
-            path=[lattice.describe(n) for n in result.path] if result.path else None,
-            tradeoff=(
-                [
-                    {"node": lattice.describe(p.node), "value": p.value, "suppressed": p.suppressed}
-                    for p in result.tradeoff
-                ]
-                if result.tradeoff is not None
-                else None
-            ),
-            check=check,
-            search_seconds=round(choice.search_seconds, 4),
-        )
-
-    def parameters(
-        self,
-        policy: Policy,
-        seed_given: bool,
-        keep_order: bool,
-        lower: Sequence[int] | None,
-        limit: int,
-    ) -> dict[str, Any]:
-        """Everything that determines the release (published: the transparency principle) —
-        except the randomness: whether a seed was given, never its value (with the seed anyone
-        could replay the row shuffle and link release rows back to input positions)."""
-        return {
-            **self.params,
-            "models": [{"model": m.model, **m.params()} for m in policy.models],
-            "suppression_limit": policy.suppression_limit,
-            "suppression_limit_records": limit,
-            "suppressed_records": policy.suppressed_records,
-            "metric": policy.metric,
-            "seed_given": seed_given,
-            "keep_order": keep_order,
-            "previous_node": list(lower) if lower is not None else None,
+        report = {
+            "algorithm": self.name,
+            "parameters": {
+                **self.params,
+                "models": [{"model": m.model, **m.params()} for m in policy.models],
+                "suppression_limit": policy.suppression_limit,
+                "suppressed_records": policy.suppressed_records,
+                "seed_given": None,
+                "keep_order": None,
+            },
+            "quasi_identifiers": encoded.qi_names,
         }
+        return node_plan(
+            self.name, encoded, node, settled, kept, outcome.clean, report, started=started
+        )
 
 
-def suppressed_cells_of(report: AnonymizationReport) -> int:
-    """Quasi-identifier cells a release gives as ``*`` by suppression: blanked cells (local
-    suppression) plus every cell of a suppressed record (left out or written as ``*``)."""
-    if report.suppressed_cells:  # blanking: a suppressed record's cells are among the blanked
-        return int(report.suppressed_cells["total"])
-    return report.n_suppressed * len(report.quasi_identifiers)
+def node_plan(
+    algorithm: str,
+    encoded: EncodedTable,
+    node: tuple[int, ...],
+    table: Any,
+    kept_classes: np.ndarray,
+    clean: bool,
+    report: dict[str, Any],
+    *,
+    started: float,
+    ground_table: Any = None,
+) -> Plan:
+    """A ``NodeRecoding`` plan and the figures every full-domain release reports: its node,
+    the records kept and suppressed, the metrics and the loss of each quasi-identifier
+    (``report`` holds the planner's own fields)."""
+    keep = None if clean else kept_classes
+    metrics = all_metrics(table, keep)
+    n_kept = int(table.sizes[kept_classes].sum())
+    n_suppressed = encoded.n_records - n_kept
+    report = {
+        "node": {n: int(v) for n, v in zip(encoded.qi_names, node, strict=True)},
+        "n_records": encoded.n_records,
+        "n_kept": n_kept,
+        "n_suppressed": int(n_suppressed),
+        "metrics": metrics,
+        "loss_by_attribute": loss_by_attribute(table, keep),
+        **report,
+    }
+    if ground_table is None and tuple(table.node) == encoded.bottom:
+        ground_table = table
+    return Plan(
+        algorithm=algorithm,
+        recoding=NodeRecoding(tuple(node), table, kept_classes),
+        report=report,
+        metrics=metrics,
+        n_classes=int(np.count_nonzero(kept_classes)),
+        n_suppressed=int(n_suppressed),
+        suppressed_cells=int(n_suppressed) * len(encoded.quasi_identifiers),
+        class_sizes=table.subjects[kept_classes],
+        seconds=time.perf_counter() - started,
+        ground_table=ground_table,
+    )
+
+
+def suppression_limit_records(policy: Policy, n_records: int) -> int:
+    """The suppression limit in records (floor of limit · N, as a check computes it)."""
+    return int(np.floor(policy.suppression_limit * n_records + 1e-9))
 
 
 def check_possible(encoded: EncodedTable, policy: Policy) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privcheck.anonymizers.base import GeneralizationAnonymizer
+from privcheck.anonymizers.generalization import GeneralizationAnonymizer
 from privcheck.anonymizers.problem import SearchProblem, SearchResult
 from privcheck.hookspecs import hookimpl
 

@@ -36,17 +36,14 @@ from typing import Any
 
 import numpy as np
 
-from privcheck.anonymizers.base import GeneralizationAnonymizer
+from privcheck.anonymizers.evaluator import NodeEvaluator, needed_view, project, subset_view
+from privcheck.anonymizers.generalization import GeneralizationAnonymizer
 from privcheck.anonymizers.problem import (
     SMALLER_LATTICE,
-    NodeEvaluator,
     SearchProblem,
     SearchResult,
-    needed_view,
-    project,
     require_exhaustive,
     shape_text,
-    subset_view,
 )
 from privcheck.classes import ClassTable, count, rollup
 from privcheck.encoding import EncodedTable

@@ -40,11 +40,7 @@ import pandas as pd
 from privcheck.anonymizers.base import Anonymizer
 from privcheck.anonymizers.exposure import ExposureAttack, measure_exposure
 from privcheck.anonymizers.problem import Progress
-from privcheck.anonymizers.release import release_policy, removed_columns
-from privcheck.anonymizers.risk_profile import attach_risk, raw_classes
-from privcheck.checker import check_table
-from privcheck.classes import count
-from privcheck.encoding import encode
+from privcheck.encoding import EncodedTable
 from privcheck.errors import DataError, PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.masking import (
@@ -59,12 +55,15 @@ from privcheck.masking.exact import even_offset, shifted_floats
 from privcheck.masking.result import MaskingResult
 from privcheck.messages import shown_columns
 from privcheck.metrics.information_loss import information_loss
+from privcheck.plan import Plan, ValueRecoding
 from privcheck.policy import Policy, TableHierarchy
-from privcheck.report import AnonymizationReport, Report
 
 
 class MaskingAnonymizer(Anonymizer):
-    """Shared machinery: numeric quasi-identifiers in, masked release + re-check + report out."""
+    """Shared machinery: numeric quasi-identifiers in, their masked values out (a
+    ``ValueRecoding``: it reads the rows, so it runs in process only)."""
+
+    encodes: ClassVar[bool] = False
 
     #: whether the method takes k (from the policy's k-anonymity model or ``--param k=``)
     uses_k: ClassVar[bool] = False
@@ -101,16 +100,19 @@ class MaskingAnonymizer(Anonymizer):
         return None
 
     # ------------------------------------------------------------------ the common flow
-    def anonymize(
+    def plan(
         self,
-        data: pd.DataFrame,
+        encoded: EncodedTable | None,
         policy: Policy,
         *,
+        rows: pd.DataFrame | None = None,
         seed: int | None = None,
-        keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        lower: Any = None,
+    ) -> Plan:
+        """Mask the numeric quasi-identifiers of ``rows``: a ``ValueRecoding`` (the masked
+        values in input order), the method's guarantee, information loss and exposure."""
         started = time.perf_counter()
         self.refuse_unsupported(policy)
         if previous is not None:
@@ -119,7 +121,7 @@ class MaskingAnonymizer(Anonymizer):
                 "release) applies to the generalization algorithms only"
             )
         self.refuse_table_hierarchies(policy)
-        original = numeric_quasi_identifiers(data, policy, self.name)
+        original = numeric_quasi_identifiers(rows, policy, self.name)
         qis = list(original.columns)
         k, k_source = self.resolve_k(policy)
         mask_seed, order_seed, attack_seed = np.random.SeedSequence(seed).spawn(3)
@@ -128,17 +130,11 @@ class MaskingAnonymizer(Anonymizer):
         released = released_values(original, result)
         # floats relative to each integer column's offset: values near 2^60 stay distinguishable
         original_f, released_f = float_frames(original, released)
-        release = build_release(
-            data,
-            policy,
-            original,
-            result.masked,
-            keep_order,
-            np.random.default_rng(order_seed),
-            result.integers,
-        )
-        check = check_release(release, policy)
-        notes = self.notes(check, result)
+        integers = result.integers or {}
+        columns = {
+            c: integers[c] if c in integers else result.masked[c].to_numpy()
+            for c in original.columns
+        }
         attack = self.exposure_attack(result)
         exposure = None
         if attack is not None:
@@ -153,33 +149,39 @@ class MaskingAnonymizer(Anonymizer):
             **result.params,
             **({"k_source": k_source} if k_source else {}),
             "models": [{"model": m.model, **m.params()} for m in policy.models],
-            "keep_order": keep_order,
-            "seed_given": seed is not None,
+            "keep_order": None,
+            "seed_given": None,
         }
-        n = len(data)
-        report = AnonymizationReport(
-            algorithm=self.name,
-            parameters=parameters,
-            quasi_identifiers=qis,
-            n_records=n,
-            n_kept=n,
-            n_suppressed=0,
-            n_released_rows=len(release),
-            removed_columns=removed_columns(data, policy),
-            check=check,
-            information_loss=information_loss(original_f, released_f).model_dump()
+        n = len(rows)
+        report = {
+            "algorithm": self.name,
+            "parameters": parameters,
+            "quasi_identifiers": qis,
+            "n_records": n,
+            "n_kept": n,
+            "n_suppressed": 0,
+            "information_loss": information_loss(original_f, released_f).model_dump()
             if result.integers
             else result.information_loss.model_dump(),
-            guarantee=self.guarantee(result, qis),
-            notes=notes,
-            exposure=exposure,
-        )
-        before = raw_classes(data, release_policy(policy, keep_hierarchies=False))
-        attach_risk(report, policy, before)
-        report.elapsed_seconds = round(time.perf_counter() - started, 4)
+            "guarantee": self.guarantee(result, qis),
+            "exposure": exposure,
+        }
         if progress is not None:
             progress(1, 1)
-        return release, report
+        return Plan(
+            algorithm=self.name,
+            recoding=ValueRecoding(columns),
+            report=report,
+            metrics={},
+            n_classes=0,
+            n_suppressed=0,
+            suppressed_cells=0,
+            class_sizes=None,
+            seconds=time.perf_counter() - started,
+            shuffle_seed=order_seed,
+            enforced=frozenset(self.enforced_models(result)),
+            not_enforcing=self.not_enforcing(result),
+        )
 
     def refuse_table_hierarchies(self, policy: Policy) -> None:
         """A release must pass ``check`` with the policy that made it, and a check accepts only
@@ -219,24 +221,6 @@ class MaskingAnonymizer(Anonymizer):
                 )
             return None, None
         return given, "param"
-
-    def notes(self, check: Report, result: MaskingResult) -> list[str]:
-        enforced = self.enforced_models(result)
-        out = []
-        for m in check.models:
-            if m.model in enforced:
-                if not m.passed:  # pragma: no cover - verify() already guards the guarantee
-                    raise RuntimeError(
-                        f"the {self.name} release fails {m.model}; this is a bug in the anonymizer"
-                    )
-                continue
-            verdict = "the release satisfies it" if m.passed else "the release FAILS it"
-            out.append(
-                f"{self.not_enforcing(result)} the policy's {m.model} "
-                f"({', '.join(f'{k}={v}' for k, v in m.params.items())}): {verdict}"
-                + ("" if m.passed else f" (achieved {m.value:g})" if m.value is not None else "")
-            )
-        return out
 
 
 # ---------------------------------------------------------------------- shared helpers
@@ -311,32 +295,6 @@ def _exact_numbers(num: pd.Series, text: pd.Series, name: str, algorithm: str) -
     return values
 
 
-def build_release(
-    data: pd.DataFrame,
-    policy: Policy,
-    original: pd.DataFrame,
-    masked: pd.DataFrame,
-    keep_order: bool,
-    rng: np.random.Generator,
-    integers: dict | None = None,
-) -> pd.DataFrame:
-    """Identifiers and unlisted columns removed, quasi-identifiers masked, rows shuffled.
-
-    An integer column is released as integers: the method's exact integer output
-    (``integers``: a swap's permutation, a mean rounded half to even, value + rounded noise), so
-    a swap stays a permutation of the original values in the written file too.
-    """
-    integers = integers or {}
-    drop = set(removed_columns(data, policy))
-    columns = [c for c in data.columns if c not in drop]
-    out = pd.DataFrame({c: data[c].to_numpy() for c in columns}, columns=columns)
-    for c in original.columns:
-        out[c] = integers[c] if c in integers else masked[c].to_numpy()
-    if keep_order:
-        return out
-    return out.iloc[rng.permutation(len(out))].reset_index(drop=True)
-
-
 def released_values(original: pd.DataFrame, result: MaskingResult) -> pd.DataFrame:
     """The masked quasi-identifiers as released: an integer column's exact integers (a mean
     rounded half to even) in place of the method's real-valued output."""
@@ -378,13 +336,6 @@ def _as_frame(masked: pd.DataFrame | np.ndarray, columns: list[str]) -> pd.DataF
 
 #: what the intruder of every exposure attack holds
 _HOLDS = "holds every original record on the quasi-identifiers"
-
-
-def check_release(release: pd.DataFrame, policy: Policy) -> Report:
-    """The release checked like any table, quasi-identifiers grouped by their masked values."""
-    rpolicy = release_policy(policy, keep_hierarchies=False)
-    encoded = encode(release, rpolicy, as_released=True)
-    return check_table(count(encoded), rpolicy, source="release", details=False)
 
 
 def smallest_class(frame: pd.DataFrame) -> int:

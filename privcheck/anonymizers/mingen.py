@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from privcheck.anonymizers.base import GeneralizationAnonymizer
+from privcheck.anonymizers.generalization import GeneralizationAnonymizer
 from privcheck.anonymizers.problem import (
     SMALLER_LATTICE,
     SearchProblem,

@@ -47,17 +47,8 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.base import EngineRelease, Plan, PlannedAnonymizer, check_possible
-from privcheck.anonymizers.mapping import CombinationMapping, combination_mapping, row_classes
+from privcheck.anonymizers.base import Anonymizer, check_possible
 from privcheck.anonymizers.problem import Progress
-from privcheck.anonymizers.release import (
-    people_counts,
-    release_policy,
-    removed_columns,
-    starred_kept_records,
-)
-from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
-from privcheck.checker import check_table, finish_report, starred_rows
 from privcheck.classes import (
     ClassTable,
     Members,
@@ -67,16 +58,22 @@ from privcheck.classes import (
     group,
     merge_sensitive,
     people_per_group,
+    row_classes,
 )
-from privcheck.encoding import EncodedTable, encode, numeric_values, string_labels
-from privcheck.engines import WEIGHT
-from privcheck.engines import check_policy as aggregated_policy
+from privcheck.encoding import EncodedTable, numeric_values, string_labels
 from privcheck.errors import PolicyError
 from privcheck.hierarchy import TOP
 from privcheck.hookspecs import hookimpl
 from privcheck.models.base import evaluate_models, table_models
+from privcheck.plan import SUPPRESSED, CombinationRecoding, Plan
 from privcheck.policy import Policy
-from privcheck.report import AnonymizationReport, Report, _fmt
+from privcheck.report import _fmt
+
+#: why a relaxed release can fail its re-check without a bug
+RELAXED_ADVICE = (
+    "the relaxed partitions fail {failing} once partitions released with the same values are "
+    "read as one class; use relaxed=false (strict partitions never share their released values)"
+)
 
 #: the models a split can be checked with: their per-class verdict is a function of the class's
 #: size and sensitive counts (and the whole table's, which the aggregate table carries)
@@ -530,7 +527,7 @@ def partition_loss_by_attribute(
     return out
 
 
-class Mondrian(PlannedAnonymizer):
+class Mondrian(Anonymizer):
     name = "mondrian"
     summary = "multidimensional local recoding (LeFevre et al. 2006): ranges and hierarchy nodes"
     engine_release: ClassVar[bool] = True
@@ -547,16 +544,17 @@ class Mondrian(PlannedAnonymizer):
 
     def plan(
         self,
-        data: pd.DataFrame,
+        encoded: EncodedTable | None,
         policy: Policy,
         *,
-        encoded: EncodedTable | None = None,
+        rows: Any = None,
         seed: int | None = None,
-        keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
+        lower: Any = None,
     ) -> Plan:
-        """Partition the class table; ``release`` writes the partitions' labels and re-checks."""
+        """Partition the class table: a ``CombinationRecoding`` whose units (the pieces) write
+        their partition's labels."""
         started = time.perf_counter()
         if previous is not None:
             raise PolicyError(
@@ -571,8 +569,6 @@ class Mondrian(PlannedAnonymizer):
                 f"partition's size and sensitive counts; supported: "
                 f"{', '.join(sorted(SUPPORTED_MODELS))} (use --algorithm mingen)"
             )
-        if encoded is None:
-            encoded = encode(data, policy)
         check_possible(encoded, policy)
         table = count(encoded, track_records=True)
         everything = np.zeros(table.n_classes, dtype=np.int64)
@@ -634,111 +630,67 @@ class Mondrian(PlannedAnonymizer):
         }
         per_attribute = partition_loss_by_attribute(pdims, part, n_parts, pieces.weight)
 
-        def report(
-            check: Report,
-            n_rows: int,
-            removed: list[str],
-            utility: Any,
-            *,
-            ground: bool = True,
-            engine: bool = False,
-        ) -> AnonymizationReport:
-            """The report of a release, made here (``release``) or by an engine (not shuffled:
-            no seed, the engine's row order)."""
-            out = AnonymizationReport(
-                algorithm=self.name,
-                parameters={
-                    **self.params,
-                    "models": [{"model": m.model, **m.params()} for m in policy.models],
-                    "seed_given": seed is not None and not engine,
-                    "keep_order": keep_order or engine,
-                    "numeric": [d.name for d in dims if d.numeric],
-                },
-                quasi_identifiers=encoded.qi_names,
-                node=None,
-                n_records=n,
-                n_kept=n,
-                n_suppressed=0,
-                **people_counts(encoded, check),
-                n_released_rows=n_rows,
-                removed_columns=removed,
-                metric=None,
-                metrics=metrics,
-                loss_by_attribute=per_attribute,
-                nodes_evaluated=evaluated,
-                check=check,
-                search_seconds=round(search_seconds, 4),
-                utility=utility,
-            )
-            before = ground_classes(encoded, policy, data, table) if ground else None
-            attach_risk(out, policy, before)
-            out.elapsed_seconds = round(time.perf_counter() - started, 4)
-            return out
-
-        def release() -> tuple[pd.DataFrame, AnonymizationReport]:
-            """The partitions' labels for every record, re-checked, and the report."""
-            assert table.record_class is not None
-            record_part = part[record_pieces(pieces, record_unit, table.record_class)]
-            frame = materialise_partitions(data, policy, labels, record_part, keep_order, seed)
-            utility = None
-            if policy.utility is not None:  # measured on the release in input order, by row
-                from privcheck.utility.report import release_utility
-
-                ordered = pd.DataFrame(
-                    {name: _categorical(lab, record_part) for name, lab in labels.items()}
-                )
-                utility = release_utility(data, ordered, policy, encoded)
-            check = recheck_partitions(
-                data, encoded, labels, record_part, policy, len(frame), relaxed
-            )
-            removed = removed_columns(data, policy)
-            return frame, report(check, len(frame), removed, utility)
-
-        def mapping() -> CombinationMapping:
-            """Per class (strict) or per unit — class and sensitive values — (relaxed): the
-            labels of the partitions its records fill in turn; refused, as ``release`` refuses
-            it, when the released rows would fail a check (checked here, on the pieces)."""
-            rows = table.record_class
-            if rows is None:  # an engine's counts: the class of every aggregated row
-                rows = row_classes(encoded, table.node)
-            if record_unit is None:  # strict: the pieces are the classes
-                entry_rows, entry_part = np.arange(len(rows)), part[rows]
-                counts = encoded.weights
-                keys, row_group = list(encoded.qi_names), rows
-            else:  # relaxed: the pieces are (parts of) units; a unit's rows share its codes
-                unit_row = first_rows(record_unit, int(record_unit.max()) + 1)
-                entry_rows, entry_part = unit_row[pieces.unit], part
-                counts = pieces.weight
-                keys = [*encoded.qi_names, *encoded.sensitive]
-                row_group = record_unit
-            recheck_partitions(
-                data, encoded, labels, entry_part, policy, n, relaxed,
-                rows=entry_rows, counts=counts,
-            )  # fmt: skip
-            return combination_mapping(
-                data,
+        row_group = table.record_class
+        if row_group is None:  # an engine's counts: the class of every aggregated row
+            row_group = row_classes(encoded, table.node)
+        keys = list(encoded.qi_names)
+        if record_unit is not None:  # relaxed: a group is a class and its sensitive values
+            row_group, keys = record_unit, [*encoded.qi_names, *encoded.sensitive]
+        released = {name: np.asarray(lab, dtype=object)[part] for name, lab in labels.items()}
+        report = {
+            "algorithm": self.name,
+            "parameters": {
+                **self.params,
+                "models": [{"model": m.model, **m.params()} for m in policy.models],
+                "seed_given": None,
+                "keep_order": None,
+                "numeric": [d.name for d in dims if d.numeric],
+            },
+            "quasi_identifiers": encoded.qi_names,
+            "node": None,
+            "n_records": n,
+            "n_kept": n,
+            "n_suppressed": 0,
+            "metric": None,
+            "metrics": metrics,
+            "loss_by_attribute": per_attribute,
+            "nodes_evaluated": evaluated,
+            "search_seconds": round(search_seconds, 4),
+        }
+        return Plan(
+            algorithm=self.name,
+            recoding=CombinationRecoding(
                 keys,
                 row_group,
                 pieces.unit,
                 pieces.weight,
-                {name: np.asarray(lab, dtype=object)[part] for name, lab in labels.items()},
-            )
-
-        def engine_report(engine: EngineRelease) -> AnonymizationReport:
-            return report(engine.check, n, engine.removed, None, ground=engine.ground, engine=True)
-
-        return Plan(
-            algorithm=self.name,
+                released,
+                starred_kept=starred_partitions(released, pieces.weight, policy),
+            ),
+            report=report,
             metrics=metrics,
             n_classes=int(n_classes),
             n_suppressed=0,
             suppressed_cells=0,
             class_sizes=subjects[csizes > 0].astype(np.int64),
             seconds=time.perf_counter() - started,
-            release=release,
-            mapping=mapping,
-            engine_report=engine_report,
+            ground_table=table,
+            failure_advice=RELAXED_ADVICE if relaxed else None,
         )
+
+
+def starred_partitions(released: dict[str, np.ndarray], weight: np.ndarray, policy: Policy) -> bool:
+    """Whether some (not every) partition is released with every quasi-identifier ``*`` under
+    ``suppressed_records: star`` (a literal ``*`` value, or ``*`` above a hierarchy without a
+    single root): a check reads its records as suppressed records, which Mondrian never
+    makes."""
+    if policy.suppressed_records != "star" or not released:
+        return False
+    every = np.ones(len(weight), dtype=bool)
+    for values in released.values():
+        every &= values == SUPPRESSED
+    every = every[weight > 0]
+    return bool(every.any() and not every.all())
 
 
 def initial_pieces(
@@ -792,106 +744,6 @@ def record_pieces(
         piece_end = np.cumsum(pieces.weight[divided])
         out[rows] = divided[np.searchsorted(piece_end, np.arange(len(rows)), side="right")]
     return out
-
-
-def _categorical(labels: np.ndarray, record_part: np.ndarray) -> pd.Categorical:
-    """A released column in input order as a categorical of its distinct labels: one gather of
-    the partitions' codes, no string per record (what the utility measures read)."""
-    codes, distinct = pd.factorize(pd.Series(labels, dtype=object))
-    return pd.Categorical.from_codes(codes[record_part], categories=pd.Index(distinct))
-
-
-def materialise_partitions(
-    data: pd.DataFrame,
-    policy: Policy,
-    labels: dict[str, np.ndarray],
-    record_part: np.ndarray,
-    keep_order: bool,
-    seed: int | None,
-) -> pd.DataFrame:
-    """The release: every row, each quasi-identifier one gather of its partitions' labels,
-    rows shuffled unless ``keep_order`` (see ``privcheck.anonymizers.release.materialise``)."""
-    drop = set(removed_columns(data, policy))
-    columns = [c for c in data.columns if c not in drop]
-    rows = np.arange(len(data))
-    if not keep_order:
-        rows = np.random.default_rng(seed).permutation(rows)
-    parts = record_part.take(rows)
-    out: dict = {}
-    for name in columns:
-        if name in labels:
-            # the few labels become a column once (string dtype inferred as for any column),
-            # then one take: no Python string object per record
-            out[name] = pd.Series(labels[name]).array.take(parts)
-        else:
-            out[name] = data[name].take(rows).reset_index(drop=True)
-    return pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype))
-
-
-def recheck_partitions(
-    data: pd.DataFrame,
-    encoded: EncodedTable,
-    labels: dict[str, np.ndarray],
-    record_part: np.ndarray,
-    policy: Policy,
-    n_rows: int,
-    relaxed: bool = False,
-    *,
-    rows: np.ndarray | None = None,
-    counts: np.ndarray | None = None,
-) -> Report:
-    """Check the release as ``privcheck check`` reads it, from its distinct rows (released
-    labels + sensitive values, with counts), as ``recheck_codes`` does; raise if it fails.
-
-    ``record_part`` is the partition of every record; or, with ``rows`` and ``counts``, of
-    entries standing for ``counts`` records each, whose sensitive values are those of row
-    ``rows`` of ``data`` (an engine's counts: pieces of its aggregated rows)."""
-    columns, cards = [record_part], [int(record_part.max()) + 1 if len(record_part) else 1]
-    for col in encoded.sensitive.values():
-        columns.append(col.codes if rows is None else col.codes.take(rows))
-        cards.append(col.cardinality())
-    person = encoded.individual
-    if person is not None:  # one row per person and values: the check counts people
-        columns.append(person if rows is None else person.take(rows))
-        cards.append(encoded.n_individuals)
-    inverse, n_groups = group(columns, cards)
-    first = first_rows(inverse, n_groups)
-    out: dict = {
-        name: pd.Series(lab).array.take(record_part.take(first)) for name, lab in labels.items()
-    }
-    source = first if rows is None else rows.take(first)
-    for name in encoded.sensitive:
-        out[name] = data[name].take(source).reset_index(drop=True)
-    if person is not None:
-        out[policy.individual] = encoded.individual.take(source)
-    out[WEIGHT] = np.bincount(inverse, weights=counts, minlength=n_groups).astype(np.int64)
-    frame = pd.DataFrame(out)
-    rpolicy = release_policy(policy)
-    # under suppressed_records: star, partitions released as '*' in every quasi-identifier (a
-    # literal '*' value, or '*' above a hierarchy without a single root) read back as
-    # suppressed records, as ``privcheck check`` reads them (``release.recheck``)
-    star = starred_rows(frame, rpolicy)
-    n_starred = 0
-    if star is not None:
-        n_starred = int(frame[WEIGHT].to_numpy()[star].sum())
-        frame = frame[~star].reset_index(drop=True)
-    released = encode(frame, aggregated_policy(rpolicy), weight_column=WEIGHT, as_released=True)
-    report = check_table(count(released), rpolicy, source="release", details=False)
-    finish_report(report, rpolicy, identifiers=[], n_suppressed=n_starred, n_rows=n_rows)
-    if not report.passed:
-        failing = ", ".join(m.model for m in report.models if not m.passed) or (
-            "the suppression limit" if star is not None else "the policy"
-        )
-        if star is not None:
-            raise starred_kept_records(failing)
-        if relaxed:
-            raise PolicyError(
-                f"the relaxed partitions fail {failing} once partitions released with the same "
-                "values are read as one class; use relaxed=false (strict partitions never "
-                "share their released values)"
-            )
-        raise RuntimeError(f"the mondrian release fails {failing} when checked; this is a bug")
-    return report
 
 
 @hookimpl

@@ -63,11 +63,8 @@ from privcheck.anonymizers.problem import (
     require_exhaustive,
     shape_text,
 )
-from privcheck.anonymizers.release import SUPPRESSED, materialise, release_policy, removed_columns
-from privcheck.anonymizers.risk_profile import attach_risk, ground_classes
-from privcheck.checker import check_table
 from privcheck.classes import ClassTable, count
-from privcheck.encoding import CODE_DTYPE, EncodedColumn, EncodedTable, encode
+from privcheck.encoding import CODE_DTYPE, EncodedColumn, EncodedTable
 from privcheck.errors import PolicyError
 from privcheck.hierarchy import identity_levels
 from privcheck.hookspecs import hookimpl
@@ -88,8 +85,8 @@ from privcheck.models.differential_privacy import (
     derive_parameters,
 )
 from privcheck.models.kanonymity import KAnonymityConfig
+from privcheck.plan import NodeRecoding, Plan
 from privcheck.policy import Policy, Role
-from privcheck.report import AnonymizationReport, Report
 
 DEFAULT_STEPS = 100
 DEFAULT_SEARCH_FRACTION = 0.1
@@ -203,16 +200,19 @@ class SafePub(Anonymizer):
         return SCORES[name]
 
     # ------------------------------------------------------------------ the mechanism
-    def anonymize(
+    def plan(
         self,
-        data: pd.DataFrame,
+        encoded: EncodedTable | None,
         policy: Policy,
         *,
+        rows: pd.DataFrame | None = None,
         seed: int | None = None,
-        keep_order: bool = False,
         previous: dict[str, int] | None = None,
         progress: Progress | None = None,
-    ) -> tuple[pd.DataFrame, AnonymizationReport]:
+        lower: Any = None,
+    ) -> Plan:
+        """The mechanism (see the module docstring): a ``NodeRecoding`` of the sample, its
+        suppressed records written ``*`` in every released column."""
         started = time.perf_counter()
         self.refuse_individual(policy)
         if previous is not None:
@@ -230,7 +230,6 @@ class SafePub(Anonymizer):
         policy_k = max((m.k for m in policy.model_entries("k-anonymity")), default=1)
         k = max(sdgs.k, int(policy_k))
 
-        encoded = encode(data, policy)
         n = encoded.n_records
         if n == 0:
             raise PolicyError("the table has no records; there is nothing to anonymize")
@@ -242,8 +241,8 @@ class SafePub(Anonymizer):
             )
         sample_rng, search_rng, order_rng = np.random.default_rng(seed).spawn(3)
         sampled = sample_records(n, sdgs.beta, sample_rng)
-        tuple_table = released_tuple(encoded, data, policy)
-        sample = subset(tuple_table, sampled)
+        tuple_table = released_tuple(encoded, rows, policy)
+        sample = tuple_table.subset(sampled)
 
         steps = int(self.params["steps"])
         final = float(self.params["final_fraction"]) if steps else 1.0
@@ -260,10 +259,8 @@ class SafePub(Anonymizer):
         kept_sample = (table.sizes >= k)[table.record_class]
         kept_sample, post = post_process(encoded, sampled, kept_sample, node, policy)
 
-        release, suppressed_rows = write_release(
-            data, encoded, sampled, kept_sample, node, policy, keep_order, order_rng
-        )
-        check = recheck_release(release, suppressed_rows, policy, k)
+        n_kept = int(kept_sample.sum())
+        kept_table = count(encoded.subset(sampled).subset(kept_sample), node, track_records=False)
         report = self.make_report(
             encoded=encoded,
             policy=policy,
@@ -277,21 +274,37 @@ class SafePub(Anonymizer):
             score=score,
             search=search,
             node=node,
-            kept_records=int(kept_sample.sum()),
-            release_rows=len(release),
-            kept_table=count(
-                subset(subset(encoded, sampled), kept_sample), node, track_records=False
-            ),
+            kept_records=n_kept,
+            kept_table=kept_table,
             post=post,
-            check=check,
-            removed=removed_columns(data, policy),
             extra_columns=[c.name for c in tuple_table.quasi_identifiers[len(node) :]],
-            seed_given=seed is not None,
-            keep_order=keep_order,
         )
-        attach_risk(report, policy, ground_classes(encoded, policy, data))
-        report.elapsed_seconds = round(time.perf_counter() - started, 4)
-        return release, report
+        models = [m for m in table_models(policy.models) if m.model != "differential-privacy"]
+        models.append(KAnonymityConfig(k=k))
+        extra = [
+            n for n, a in policy.attributes.items() if a.role in (Role.sensitive, Role.insensitive)
+        ]
+        recoding = NodeRecoding(
+            tuple(node),
+            kept_table,
+            np.ones(kept_table.n_classes, dtype=bool),
+            sample=sampled,
+            kept_records=kept_sample,
+            star_columns=tuple(extra),
+            check_models=models,
+        )
+        return Plan(
+            algorithm=self.name,
+            recoding=recoding,
+            report=report,
+            metrics=report["metrics"],
+            n_classes=kept_table.n_classes,
+            n_suppressed=n - n_kept,
+            suppressed_cells=(n - n_kept) * len(encoded.quasi_identifiers),
+            class_sizes=None,  # (the mechanism's sample: its classes are no candidate's risk)
+            seconds=time.perf_counter() - started,
+            shuffle_seed=int(order_rng.integers(0, 2**63 - 1)),
+        )
 
     # ------------------------------------------------------------------ report
     def make_report(
@@ -310,15 +323,11 @@ class SafePub(Anonymizer):
         search: PrivateSearch,
         node: Node,
         kept_records: int,
-        release_rows: int,
         kept_table: ClassTable,
         post: list[str],
-        check: Report,
-        removed: list[str],
         extra_columns: list[str],
-        seed_given: bool,
-        keep_order: bool,
-    ) -> AnonymizationReport:
+    ) -> dict[str, Any]:
+        """The fields of the anonymization report the mechanism knows."""
         names = encoded.qi_names
         node_levels = {q: int(v) for q, v in zip(names, node, strict=True)}
         n = encoded.n_records
@@ -342,8 +351,8 @@ class SafePub(Anonymizer):
             "models": [{"model": m.model, **m.params()} for m in policy.models],
             "suppressed_records": policy.suppressed_records,
             "suppression_limit": "not applied (the mechanism suppresses every class below k)",
-            "keep_order": keep_order,
-            "seed_given": seed_given,
+            "keep_order": None,
+            "seed_given": None,
         }
         metrics = release_metrics(kept_table, n)
         metrics["score"] = float(search.scores[search.lattice.index(node)])
@@ -369,26 +378,23 @@ class SafePub(Anonymizer):
                 "suppressed (rows of '*'), which the guarantee does not cover; 'remove' releases "
                 "only the kept rows"
             )
-        return AnonymizationReport(
-            algorithm=self.name,
-            parameters=parameters,
-            quasi_identifiers=names,
-            node=node_levels,
-            n_records=n,
-            n_kept=kept_records,
-            n_suppressed=n - kept_records,
-            n_released_rows=release_rows,
-            removed_columns=removed,
-            metric=score.name,
-            metrics=metrics,
-            nodes_evaluated=search.evaluations,
-            lattice_size=search.lattice.size,
-            path=[node_levels_of(names, p) for p in search.pivots],
-            check=check,
-            guarantee=guarantee,
-            notes=notes,
-            search_seconds=round(search.seconds, 4),
-        )
+        return {
+            "algorithm": self.name,
+            "parameters": parameters,
+            "quasi_identifiers": names,
+            "node": node_levels,
+            "n_records": n,
+            "n_kept": kept_records,
+            "n_suppressed": n - kept_records,
+            "metric": score.name,
+            "metrics": metrics,
+            "nodes_evaluated": search.evaluations,
+            "lattice_size": search.lattice.size,
+            "path": [node_levels_of(names, p) for p in search.pivots],
+            "guarantee": guarantee,
+            "notes": notes,
+            "search_seconds": round(search.seconds, 4),
+        }
 
 
 def node_levels_of(names: list[str], node: Node) -> dict[str, int]:
@@ -425,20 +431,6 @@ def released_tuple(encoded: EncodedTable, data: pd.DataFrame, policy: Policy) ->
         sensitive={},
         sensitive_rank={},
     )
-
-
-def subset(encoded: EncodedTable, mask: np.ndarray) -> EncodedTable:
-    """The encoded table of the records in ``mask`` (codes gathered; hierarchies shared)."""
-    rows = np.flatnonzero(mask)
-    qis = [
-        EncodedColumn(c.name, c.codes[rows], c.levels, c.has_hierarchy)
-        for c in encoded.quasi_identifiers
-    ]
-    sensitive = {
-        n: EncodedColumn(c.name, c.codes[rows], c.levels, c.has_hierarchy)
-        for n, c in encoded.sensitive.items()
-    }
-    return replace(encoded, n_records=len(rows), quasi_identifiers=qis, sensitive=sensitive)
 
 
 class PrivateSearch:
@@ -534,8 +526,7 @@ def post_process(
     others = [c for c in others if c.model != "k-anonymity"]  # k ≥ the policy's k already
     if not others or not kept_sample.any():
         return kept_sample, []
-    sample = subset(encoded, sampled)
-    released = subset(sample, kept_sample)
+    released = encoded.subset(sampled).subset(kept_sample)
     table = count(released, node, track_records=True)
     evaluator = NodeEvaluator(released, others, released.n_records, lower=node, root=table)
     _, ok = evaluator.verdict(table)
@@ -556,60 +547,6 @@ def post_process(
         + ", ".join(c.model for c in others)
         + " (post-processing of the output: the guarantee is unchanged)"
     ]
-
-
-def write_release(
-    data: pd.DataFrame,
-    encoded: EncodedTable,
-    sampled: np.ndarray,
-    kept_sample: np.ndarray,
-    node: Node,
-    policy: Policy,
-    keep_order: bool,
-    rng: np.random.Generator,
-) -> tuple[pd.DataFrame, np.ndarray]:
-    """The sampled records at ``node``, the suppressed ones left out or written as rows of '*'
-    in every released column (their other values are part of the protected tuple too).
-    Records that were not sampled never appear."""
-    rows = np.flatnonzero(sampled)
-    seed = int(rng.integers(0, 2**63 - 1))
-    release, suppressed = materialise(
-        data.iloc[rows].reset_index(drop=True),
-        subset(encoded, sampled),
-        node,
-        kept_sample,
-        policy,
-        keep_order=keep_order,
-        seed=seed,
-    )
-    if suppressed.any():
-        extra = [
-            n for n, a in policy.attributes.items() if a.role in (Role.sensitive, Role.insensitive)
-        ]
-        for name in extra:
-            column = release[name].astype(object)
-            column[suppressed] = SUPPRESSED
-            release[name] = column
-    return release, suppressed
-
-
-def recheck_release(
-    release: pd.DataFrame, suppressed: np.ndarray, policy: Policy, k: int
-) -> Report:
-    """Check the release's kept rows with the policy's table models, differential privacy
-    replaced by k-anonymity at the mechanism's k (which it guarantees); raise if it fails."""
-    frame = release[~suppressed].reset_index(drop=True) if suppressed.any() else release
-    models = [m for m in table_models(policy.models) if m.model != "differential-privacy"]
-    models.append(KAnonymityConfig(k=k))
-    with_k = policy.model_copy(update={"models": models})
-    with_k._base_dir = policy.base_dir
-    rpolicy = release_policy(with_k)
-    encoded = encode(frame, rpolicy, as_released=True)
-    report = check_table(count(encoded), rpolicy, source="release", details=False)
-    if not report.passed:
-        failing = ", ".join(m.model for m in report.models if not m.passed)
-        raise RuntimeError(f"the safepub release fails {failing} when checked; this is a bug")
-    return report
 
 
 def release_metrics(kept: ClassTable, n_input: int) -> dict[str, float]:

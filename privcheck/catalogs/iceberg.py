@@ -324,7 +324,7 @@ def snapshot_frame(
 
 def _evaluate(frame: Any, policy: Policy, dataset: str, allow_draft: bool) -> Verdict:
     from privcheck.api import verdict_from_report
-    from privcheck.checker import check
+    from privcheck.pipeline.check import check
 
     report = check(frame, policy, details=False, allow_draft=allow_draft)
     return verdict_from_report(report, policy, dataset)

@@ -164,8 +164,8 @@ def _anonymize_table(
     allow_draft=False,
 ):
     """Anonymize a table (pandas or an engine) and stage its release at ``output``."""
-    from privcheck.anonymizers import anonymize as run_anonymize
     from privcheck.engines.output import write_release
+    from privcheck.pipeline.anonymize import anonymize as run_anonymize
     from privcheck.progress import progress
     from privcheck.text_report import render_anonymization_text
 

@@ -74,9 +74,9 @@ def apply(
     The policy is the only authority: a transformation whose suppression_limit is above the
     policy's, or whose suppressed_records differs, is refused (exit 2); a lower limit is applied
     and a note says so."""
-    from privcheck.anonymizers import apply as run_apply
     from privcheck.engines.output import write_release
     from privcheck.output_formats import render
+    from privcheck.pipeline.apply import apply as run_apply
 
     guard(
         {"--output": output},

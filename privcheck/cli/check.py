@@ -119,13 +119,13 @@ def check(
         report = _marked(check_graph(graph, policy, max_violators=max_violators), policy)
         source = str(graph)
     elif linked_with is not None:
-        from privcheck.anonymizers.complementary import check_linked
+        from privcheck.pipeline.check import check_linked
 
         report = check_linked(Path(data), linked_with, policy, max_violators=max_violators)
         report = _marked(report, policy)
         source = f"{data} ⋈ {linked_with}"
     else:
-        from privcheck.checker import check as run_check
+        from privcheck.pipeline.check import check as run_check
 
         frame: object = data
         if engine is not Engine.pandas:

@@ -33,10 +33,10 @@ def demo(
     release and its HTML report are written."""
     import tempfile
 
-    from privcheck.anonymizers import anonymize as run_anonymize
-    from privcheck.checker import check as run_check
     from privcheck.html_report import render_anonymization_html
     from privcheck.io import all_or_nothing, read_table, write_table, write_text_atomic
+    from privcheck.pipeline.anonymize import anonymize as run_anonymize
+    from privcheck.pipeline.check import check as run_check
     from privcheck.policy import load_policy
     from privcheck.text_report import render_anonymization_text, render_text
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from privcheck.engines import SOURCE_COLUMNS, WEIGHT, check_columns, engine_of, key_columns
+from privcheck.engines.schema import SOURCE_COLUMNS, WEIGHT, check_columns, engine_of, key_columns
 from privcheck.errors import DataError
 from privcheck.policy import Policy
 

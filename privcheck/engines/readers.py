@@ -13,7 +13,7 @@ import glob
 from pathlib import Path
 from typing import Any
 
-from privcheck.engines import ENGINES
+from privcheck.engines.schema import ENGINES
 from privcheck.errors import DataError, PolicyError
 
 _CSV = (".csv", ".tsv", ".txt")

@@ -1,4 +1,4 @@
-"""Writing a plan's release in Spark: its mapping (``privcheck.anonymizers.mapping``) joined back.
+"""Writing a plan's release in Spark: its mapping (``privcheck.engines.mapping``) joined back.
 
 The driver decided the release on the class table; here Spark applies it to the rows, which
 never leave the executors:
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from privcheck.anonymizers.mapping import (
+from privcheck.engines.mapping import (
     GROUP,
     RAW,
     START,
@@ -38,7 +38,7 @@ from privcheck.anonymizers.mapping import (
     CombinationMapping,
     NodeMapping,
 )
-from privcheck.anonymizers.release import SUPPRESSED, removed_columns
+from privcheck.plan import SUPPRESSED, removed_columns
 from privcheck.policy import Policy
 
 #: helper columns of the joins (cannot meet a data column's name)
@@ -149,7 +149,7 @@ def spark_release(frame: Any, policy: Policy, mapping: NodeMapping) -> tuple[Any
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
-    drop = set(removed_columns(frame, policy))
+    drop = set(removed_columns(frame.columns, policy))
     columns = [c for c in frame.columns if c not in drop]
     out = frame.select(*(F.col(quoted(c)) for c in columns))
     for name, (values, targets) in mapping.labels.items():
@@ -194,7 +194,7 @@ def combination_release(
 
     spark = frame.sparkSession
     types = {f.name: f.dataType for f in frame.schema.fields}
-    drop = set(removed_columns(frame, policy))
+    drop = set(removed_columns(frame.columns, policy))
     columns = [c for c in frame.columns if c not in drop]
     units = mapping.units
     ranked = mapping.ranked

@@ -132,7 +132,7 @@ def release_preview(
     """Anonymize ``table`` (``sample_positions``: whole up to ``PREVIEW_ALL`` rows, else
     ``size`` of them) under ``policy`` with ``auto`` and report the release's loss per
     quasi-identifier (see the module docstring)."""
-    from privcheck.anonymizers.api import anonymize
+    from privcheck.pipeline.anonymize import anonymize
 
     started = time.perf_counter()
     positions = sample_positions(table.num_rows, size, seed)

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from anon_helpers import race_zip_policy
 
-from privcheck.anonymizers import anonymize
-from privcheck.anonymizers.base import GeneralizationAnonymizer
+from privcheck.anonymizers.generalization import GeneralizationAnonymizer
 from privcheck.errors import PolicyError
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.plugins import anonymizer_registry, plugin_rows
 
 

@@ -19,8 +19,8 @@ import yaml
 from anon_oracle import read_strings, release_loss
 from test_loss_oracle import random_case
 
-from privcheck.anonymizers import anonymize
 from privcheck.errors import PolicyError
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.policy import load_policy, parse_policy
 from tests.conftest import ADULT, run_cli
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import pytest
 from anon_helpers import race_zip_policy
 
-from privcheck.anonymizers import anonymize
-from privcheck.anonymizers.complementary import check_linked, link_releases, previous_node
 from privcheck.errors import DataError, PolicyError
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check_linked, link_releases
+from privcheck.pipeline.side_files import previous_node
 
 
 def test_unguarded_pair_joins_into_classes_below_k(race_zip):

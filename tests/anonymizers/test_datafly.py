@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from privcheck.anonymizers import anonymize
+from privcheck.pipeline.anonymize import anonymize
 
 FRAME = pd.DataFrame(
     {

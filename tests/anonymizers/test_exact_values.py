@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from privcheck.anonymizers import anonymize
 from privcheck.errors import DataError
 from privcheck.masking import mdav
+from privcheck.pipeline.anonymize import anonymize
 from tests.conftest import run_cli
 
 BASE = 2**60

@@ -18,11 +18,11 @@ import pytest
 import yaml
 from anon_helpers import ROOT
 
-from privcheck.anonymizers import anonymize
 from privcheck.anonymizers.exposure import measure_exposure, sample_rows, share_estimate
 from privcheck.anonymizers.masking import RankSwapping
 from privcheck.io import read_table
 from privcheck.masking import rank_swap
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.plugins import risk_registry
 from privcheck.risk.assess import assess
 from privcheck.risk.outcome import AttackInputs

@@ -11,12 +11,12 @@ from anon_helpers import race_zip_policy, random_table
 from anon_oracle import all_verdicts, best_by_prec, minimal_brute
 from test_mingen import MODELS
 
-from privcheck.anonymizers import anonymize
 from privcheck.classes import ClassTable
 from privcheck.encoding import encode
 from privcheck.errors import PolicyError
 from privcheck.hookspecs import hookimpl
 from privcheck.models.base import Evaluation, PrivacyModel
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.plugins import get_plugin_manager, reset_plugins
 from privcheck.policy import ModelConfig, load_policy
 

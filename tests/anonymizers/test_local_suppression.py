@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 from anon_helpers import ADULT, SALARY_QIS, adult_policy
 
-from privcheck.anonymizers.api import anonymize
-from privcheck.checker import check
 from privcheck.errors import PolicyError
 from privcheck.io import read_table
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check
 from privcheck.policy import load_policy
 
 
@@ -334,7 +334,7 @@ def _today(frame: pd.DataFrame, policy: dict, k: int, star: bool, limit: int) ->
     table = count(encoded, encoded.bottom, track_records=True)
     importance = ls.LocalSuppression().importance_rank(encoded, table)
     prob = ls.problem(table, k, importance, star_mode=star, limit=limit)
-    return prob.score(ls.today(prob, ls.first_stage(prob)))
+    return prob.score(ls.whole_row_routine(prob, ls.first_stage(prob)))
 
 
 def _today_cells(frame: pd.DataFrame, policy: dict, k: int, star: bool, limit: int) -> int:

@@ -16,7 +16,7 @@ import pytest
 from anon_helpers import SALARY_QIS, adult_policy
 from anon_oracle import read_strings, release_loss
 
-from privcheck.anonymizers import anonymize
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.policy import parse_policy
 
 ZIP = [

@@ -18,8 +18,10 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from privcheck.anonymizers import anonymize
-from privcheck.anonymizers.mapping import (
+from privcheck.checker import SUPPRESSED
+from privcheck.encoding import encode
+from privcheck.engines import WEIGHT, aggregate, check_policy
+from privcheck.engines.mapping import (
     GROUP,
     RAW,
     START,
@@ -27,10 +29,9 @@ from privcheck.anonymizers.mapping import (
     WRITTEN,
     CombinationMapping,
     NodeMapping,
+    plan_mapping,
 )
-from privcheck.checker import SUPPRESSED
-from privcheck.encoding import encode
-from privcheck.engines import WEIGHT, aggregate, check_policy
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.plugins import anonymizer_registry
 from privcheck.policy import Policy, parse_policy
 
@@ -151,9 +152,12 @@ def rows(frame: pd.DataFrame) -> pd.Series:
 
 
 def plan_on_counts(frame, policy, algorithm, params):
+    """The plan on the engine's counts; ``plan.mapping()`` the mapping an engine joins back."""
     agg, encoded = counts(frame, policy)
     anonymizer = anonymizer_registry()[algorithm](**params)
-    return agg, anonymizer.plan(agg, policy, encoded=encoded)
+    plan = anonymizer.plan(encoded, policy)
+    plan.mapping = lambda: plan_mapping(agg, encoded, plan.recoding, policy)
+    return agg, plan
 
 
 CASES = [

@@ -18,10 +18,10 @@ import pytest
 import yaml
 from anon_helpers import ROOT
 
-from privcheck.anonymizers import anonymize
-from privcheck.checker import check
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking.rank_swapping import intruder_window
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check
 from privcheck.plugins import anonymizer_registry
 from privcheck.risk.transparency.univariate import rank_swap_transparency
 from privcheck.text_report import render_anonymization_text

@@ -11,8 +11,8 @@ import pytest
 from anon_helpers import race_zip_policy, random_table
 from anon_oracle import all_verdicts, best_by_prec, minimal_brute, pareto_brute
 
-from privcheck.anonymizers import anonymize
 from privcheck.encoding import encode
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.policy import load_policy
 
 

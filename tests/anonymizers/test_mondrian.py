@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import privcheck
-from privcheck.anonymizers import anonymize
-from privcheck.anonymizers.release import release_policy
 from privcheck.encoding import encode, is_range
 from privcheck.errors import PolicyError
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.plan import release_policy
 from tests.anonymizers.anon_helpers import SALARY_QIS, adult_policy
 from tests.conftest import run_cli
 

@@ -13,9 +13,9 @@ import pytest
 from anon_helpers import ARX_QIS, SALARY_QIS, adult_policy
 from anon_oracle import all_verdicts, best_by_prec, minimal_brute, pareto_brute
 
-from privcheck.anonymizers import anonymize
 from privcheck.encoding import encode
 from privcheck.lattice import Lattice
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.policy import load_policy
 
 CASES = {

@@ -19,9 +19,9 @@ import pandas as pd
 import pytest
 from anon_helpers import ADULT, adult_policy
 
-from privcheck.anonymizers import anonymize
-from privcheck.checker import check
 from privcheck.metrics.generalization import precision
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check
 
 QIS = ["age", "sex", "race", "marital-status"]
 LIMIT = 0.005

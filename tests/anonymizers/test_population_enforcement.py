@@ -12,9 +12,9 @@ import pytest
 from anon_helpers import adult_policy
 from anon_oracle import all_verdicts, best_by_prec, minimal_brute
 
-from privcheck.anonymizers import anonymize
-from privcheck.checker import check
 from privcheck.encoding import encode
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check
 from privcheck.policy import load_policy
 
 QIS = ["age", "sex", "race"]

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import privcheck
-from privcheck.anonymizers import anonymize
-from privcheck.anonymizers.release import release_policy
 from privcheck.encoding import encode
 from privcheck.errors import PolicyError
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.plan import release_policy
 
 SEX = [["F", "*"], ["M", "*"]]
 

@@ -9,9 +9,9 @@ import pytest
 from anon_helpers import ADULT, race_zip_policy, random_table
 
 import privcheck
-from privcheck.anonymizers import anonymize
-from privcheck.anonymizers.release import release_policy
 from privcheck.io import write_table
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.plan import release_policy
 
 
 def test_identifiers_and_unlisted_columns_are_removed():
@@ -167,8 +167,9 @@ def test_numbers_beside_star_or_missing_are_written_as_one_type(tmp_path, mode):
 
 def _both_rechecks(frame: pd.DataFrame, policy: dict, algorithm: str = "mingen"):
     """The re-check anonymize runs (on codes) and the plain one (re-encoding the release)."""
-    from privcheck.anonymizers.release import materialise, recheck, recheck_codes
     from privcheck.encoding import encode
+    from privcheck.engines.pandas_engine import materialise
+    from privcheck.engines.recheck import recheck, recheck_codes
     from privcheck.plugins import anonymizer_registry
     from privcheck.policy import load_policy
 
@@ -253,9 +254,10 @@ def test_release_built_in_release_order_equals_permuting_strings(adult_frame, mo
     """The release is built column by column in release order (row numbers permuted first,
     codes gathered from the chosen node's classes or from the records): the same frame as
     writing every record's strings in input order and permuting the rows afterwards."""
-    from privcheck.anonymizers.release import SUPPRESSED, materialise
     from privcheck.classes import count
     from privcheck.encoding import encode
+    from privcheck.engines.pandas_engine import materialise
+    from privcheck.plan import SUPPRESSED
     from privcheck.policy import load_policy
 
     frame = adult_frame.set_axis(np.arange(len(adult_frame)) * 3 + 7)  # not a RangeIndex

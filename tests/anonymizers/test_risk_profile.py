@@ -17,8 +17,8 @@ import pytest
 import yaml
 from anon_helpers import ADULT, SALARY_QIS, SEX_ROWS, adult_policy, random_table
 
-from privcheck.anonymizers import anonymize
 from privcheck.io import write_table
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.plugins import anonymizer_registry
 from tests.conftest import run_cli
 

@@ -34,17 +34,17 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from privcheck.anonymizers import anonymize
-from privcheck.checker import check
 from privcheck.engines.output import write_release
 from privcheck.errors import PrivcheckError
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.check import check
 
 CASES = int(os.environ.get("PRIVCHECK_ROUNDTRIP_CASES", "40"))
 GENERALIZATION = ("incognito", "mingen", "datafly", "mondrian", "local-suppression")
 MASKING = ("mdav", "rank-swapping")
 #: why anonymize may refuse a random policy (exit 2): the policy cannot be satisfied, a
 #: parameter does not fit the table, or a kept record would be written as all '*' (see
-#: ``privcheck.anonymizers.release.recheck``); any other refusal is a failure of the contract
+#: ``privcheck.engines.recheck.recheck``); any other refusal is a failure of the contract
 REFUSALS = (
     "no generalization satisfies",
     "cannot hold",

@@ -20,10 +20,10 @@ import yaml
 from anon_helpers import ADULT, SALARY_QIS, adult_policy
 from scipy.stats import chisquare
 
-from privcheck.anonymizers import anonymize
 from privcheck.anonymizers import safepub as sp
 from privcheck.errors import PolicyError
 from privcheck.io import read_table
+from privcheck.pipeline.anonymize import anonymize
 from tests.conftest import run_cli
 
 ENV = {"PYTHONPATH": str(ADULT.parents[2]) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -285,7 +285,7 @@ def test_cli_check_and_anonymize(tmp_path: Path) -> None:
 
 
 def test_apply_refuses_to_reapply_a_private_release(adult) -> None:
-    from privcheck.anonymizers import apply
+    from privcheck.pipeline.apply import apply
 
     _, report = anonymize(adult, dp_policy(), "safepub", seed=2, steps=3)
     with pytest.raises(PolicyError, match="cannot be re-applied"):

@@ -14,10 +14,11 @@ import pytest
 import yaml
 from anon_helpers import ROOT
 
-from privcheck.anonymizers import anonymize, apply
 from privcheck.api import remediate
 from privcheck.catalog import to_datahub, to_openmetadata
 from privcheck.html_report import render_anonymization_html
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.apply import apply
 from privcheck.text_report import render_anonymization_text
 from tests.conftest import run_cli
 

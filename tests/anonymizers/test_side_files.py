@@ -1,4 +1,4 @@
-"""The strict schemas of the files beside a policy (`privcheck.anonymizers.side_files`): a
+"""The strict schemas of the files beside a policy (`privcheck.pipeline.side_files`): a
 transformation JSON and an anonymization report, as `apply` and `anonymize --previous` read them.
 Each wrong value is refused in one line naming the file and the key — never the value."""
 
@@ -8,10 +8,9 @@ import json
 
 import pytest
 
-from privcheck.anonymizers.complementary import previous_node
-from privcheck.anonymizers.side_files import parse_previous_node, parse_transformation
-from privcheck.anonymizers.transformation import load_transformation
 from privcheck.errors import PolicyError
+from privcheck.pipeline.apply import load_transformation
+from privcheck.pipeline.side_files import parse_previous_node, parse_transformation, previous_node
 
 NODE = {"age": 1, "sex": 0}
 SECRET = "S3CRET-value-0x5f"

@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privcheck.anonymizers import anonymize, apply
-from privcheck.anonymizers.transformation import load_transformation, transformation_json
 from privcheck.errors import PolicyError
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.apply import apply, load_transformation, transformation_json
 
 ADULT = Path(__file__).resolve().parents[2] / "privcheck" / "data" / "adult"
 POLICY = ADULT / "policy.yaml"
@@ -110,7 +110,7 @@ def policy_file(tmp_path: Path, *, limit: float, mode: str) -> Path:
 
 
 def test_effective_policy_narrows_and_never_loosens(tmp_path):
-    from privcheck.anonymizers.transformation import effective_policy
+    from privcheck.pipeline.apply import effective_policy
     from privcheck.policy import load_policy
 
     policy = load_policy(policy_file(tmp_path, limit=0.01, mode="remove"))
@@ -178,8 +178,8 @@ def _apply_cases(adult_frame, report, mode):
 def test_every_release_apply_writes_passes_check_with_the_same_policy(adult_frame, tmp_path, mode):
     """The property: whatever a (valid) transformation says, a release apply returns passes
     `check` of the written file with the same policy, in both suppressed_records modes."""
-    from privcheck.checker import check
     from privcheck.io import write_table
+    from privcheck.pipeline.check import check
 
     path = policy_file(tmp_path, limit=0.02, mode=mode)
     _, report = anonymize(adult_frame.iloc[:15000], path, "incognito", keep_order=True)

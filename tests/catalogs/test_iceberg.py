@@ -294,7 +294,7 @@ def test_anonymize_publishes_a_release_that_passes(home, policy, tmp_path):
     table = open_catalog().load_table(("census", "people"))
     released = table.scan().to_pandas()
     assert SECRET not in set(released["zip"].astype(str))
-    from privcheck.checker import check
+    from privcheck.pipeline.check import check
 
     assert check(released, load_policy(policy)).passed
     assert files_holding(home, SECRET) == []

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privcheck.anonymizers import anonymize, apply
+from privcheck.pipeline.anonymize import anonymize
+from privcheck.pipeline.apply import apply
 from privcheck.policy import Policy, load_policy
 from tests.engines.conftest import ADULT
 

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privcheck.anonymizers import anonymize
 from privcheck.errors import DataError, PolicyError
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.policy import parse_policy
 from tests.anonymizers.test_mapping import label_spelled_case
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privcheck.anonymizers.problem import select_classes
+from privcheck.anonymizers.evaluator import select_classes
 from privcheck.classes import count
 from privcheck.encoding import encode
 from privcheck.lattice import Lattice

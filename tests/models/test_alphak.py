@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 
 import privcheck
-from privcheck.anonymizers import anonymize
 from privcheck.encoding import encode
 from privcheck.errors import PolicyError
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.plugins import model_registry
 from privcheck.policy import load_policy
 from tests.anonymizers.anon_helpers import random_table

@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from privcheck import PrivcheckError, anonymize, check, load_policy
-from privcheck.anonymizers.release import release_policy
 from privcheck.api import evaluate
+from privcheck.plan import release_policy
 from tests.conftest import ADULT, ROOT
 
 MODELS = [

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from scipy.stats import poisson
 
-from privcheck.checker import check
 from privcheck.models.kmap import derived_k
+from privcheck.pipeline.check import check
 
 HIER = [["x1", "x", "*"], ["x2", "x", "*"], ["y1", "y", "*"], ["y2", "y", "*"]]
 

@@ -188,7 +188,7 @@ def test_composition_example_fails_and_coarser_passes(tmp_path):
     values = _model_values(tmp_path, current, ["prev.csv"])
     assert values[("[20, 39]", "m")] == 1  # hiv only in both
     current.to_csv(tmp_path / "cur.csv", index=False)
-    from privcheck.checker import check
+    from privcheck.pipeline.check import check
 
     report = check(tmp_path / "cur.csv", _policy(tmp_path, ["prev.csv"]))
     assert not report.passed

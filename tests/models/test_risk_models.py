@@ -9,11 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privcheck.checker import check
 from privcheck.classes import count
 from privcheck.encoding import encode
 from privcheck.lattice import Lattice
 from privcheck.models.base import evaluate_models
+from privcheck.pipeline.check import check
 from privcheck.policy import load_policy
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privcheck.anonymizers.api import anonymize
+from privcheck.pipeline.anonymize import anonymize
 from privcheck.policy import load_policy
 from privcheck.utility.compare import compare
 

@@ -291,8 +291,8 @@ def adult_releases(tmp_path_factory):
     """Adult (8 QIs, k = 5, 1 % suppression) released by MinGen, Mondrian and local
     suppression, each written twice: in input order with suppressed records as stars, and
     shuffled with them left out."""
-    from privcheck.anonymizers import anonymize
     from privcheck.io import read_table
+    from privcheck.pipeline.anonymize import anonymize
     from privcheck.policy import load_policy
 
     tmp = tmp_path_factory.mktemp("adult_compare")

@@ -13,11 +13,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from privcheck.checker import check
 from privcheck.errors import PolicyError
 from privcheck.models.kanonymity import KAnonymityConfig
 from privcheck.models.ldiversity import LDiversityConfig
 from privcheck.models.tcloseness import TClosenessConfig
+from privcheck.pipeline.check import check
 from privcheck.policy import Policy, load_policy, parse_policy
 from privcheck.report import Report, requirement
 

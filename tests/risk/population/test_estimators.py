@@ -124,7 +124,7 @@ def test_no_sample_uniques_no_population_uniques():
 def test_model_value_is_the_share(tmp_path):
     import pandas as pd
 
-    from privcheck.checker import check
+    from privcheck.pipeline.check import check
 
     sizes, N, _ = _sample(4, 0.05)
     data = pd.DataFrame({"q": np.repeat(np.arange(len(sizes)), sizes).astype(str), "s": "x"})

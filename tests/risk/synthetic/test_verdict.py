@@ -249,8 +249,8 @@ def test_check_never_passes_a_synthetic_risk_policy(cli, files):
     assert out.returncode == 2 and out.stdout == ""
     (line,) = out.stderr.strip().splitlines()
     assert "synthetic_risk" in line and "privcheck risk" in line
-    from privcheck.checker import check
     from privcheck.errors import PolicyError
+    from privcheck.pipeline.check import check
 
     with pytest.raises(PolicyError, match="privcheck risk"):
         check(files["leak"], POLICY)

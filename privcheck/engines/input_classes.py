@@ -1,11 +1,10 @@
-"""Re-identification risk before and after an anonymization, for its report.
+"""The input's equivalence classes, counted where the data lives: what an anonymization
+report's risk before is read off (``privcheck.pipeline.risk_profile.attach_risk``).
 
-Before: the input's equivalence classes at ground values, as ``privcheck check`` groups the raw
-data. After: the release's classes as ``privcheck check`` forms them from the written file — read
-off the class table the anonymizer's own re-check judged (``Report._judged``, set by
-``checker.check_table``), so suppressed records (left out, or ``*`` rows) do not count and a
-``*`` cell is read per the policy's ``suppressed_cells``. Both are class tables; the figures
-come from ``privcheck.risk.population.prosecutor``, which ``privcheck compare`` can share.
+At ground values, as ``privcheck check`` groups the raw data (``ground_classes``); for a
+masking method's release, the raw values grouped as its check groups the masked ones
+(``raw_classes``). None when the engine generalized the rows before counting them (its input
+classes are not known). Every engine's ``release`` sets ``Release.before`` from here.
 """
 
 from __future__ import annotations
@@ -17,19 +16,22 @@ import numpy as np
 from privcheck.checker import JudgedClasses, judged_classes
 from privcheck.classes import ClassTable, count, group
 from privcheck.encoding import EncodedTable
+from privcheck.plan import Plan, ValueRecoding, release_policy
 from privcheck.policy import Attribute, Policy
-from privcheck.report import AnonymizationReport, ProsecutorRisk, RiskProfile, SizeHistogram
-from privcheck.risk.population.prosecutor import (
-    RISK_BINS,
-    policy_k,
-    prosecutor_risk,
-    risk_histogram,
-    size_distribution,
-    threshold,
-)
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from privcheck.engines.base import Source
+
+
+def input_classes(source: Source, plan: Plan, policy: Policy) -> JudgedClasses | None:
+    """The classes of ``source`` the risk before ``plan``'s release is measured on."""
+    if isinstance(plan.recoding, ValueRecoding):  # the raw values, grouped as a check would
+        return raw_classes(source.rows, release_policy(policy, keep_hierarchies=False))
+    if source.ground:
+        return ground_classes(source.encoded, policy, source.rows, plan.ground_table)
+    return None  # the engine generalized the rows first: the input's classes are not known
 
 
 def ground_classes(
@@ -105,28 +107,3 @@ def _stars_at_ground(encoded: EncodedTable) -> bool:
         (np.asarray(c.levels.labels[0], dtype=object) == TOP).any()
         for c in encoded.quasi_identifiers
     )
-
-
-def attach_risk(
-    report: AnonymizationReport, policy: Policy, before: JudgedClasses | None
-) -> AnonymizationReport:
-    """Fill ``risk_before``, ``risk_after`` and ``risk_profile`` of an anonymization report
-    from the input's classes (``before``) and the classes its re-check judged."""
-    after: JudgedClasses | None = getattr(report.check, "_judged", None)
-    k = policy_k(policy.models)
-    if before is not None:
-        report.risk_before = ProsecutorRisk(**prosecutor_risk(before.sizes, before.records, k))
-    if after is not None:
-        report.risk_after = ProsecutorRisk(**prosecutor_risk(after.sizes, after.records, k))
-    if before is not None and after is not None:
-        report.risk_profile = RiskProfile(
-            threshold=threshold(k),
-            k=k,
-            suppressed_cells=policy.suppressed_cells,
-            risk_bins=list(RISK_BINS),
-            records_before=risk_histogram(before.sizes, before.records),
-            records_after=risk_histogram(after.sizes, after.records),
-            class_sizes_before=SizeHistogram(**size_distribution(before.sizes, before.records)),
-            class_sizes_after=SizeHistogram(**size_distribution(after.sizes, after.records)),
-        )
-    return report

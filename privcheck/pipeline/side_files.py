@@ -7,7 +7,7 @@ So it is validated before anything uses it — unknown keys of a transformation 
 carries dozens of fields; only the few read here are validated, the rest ignored by design),
 types strict (``true`` is not level 1, ``"0.01"`` not a number), numbers finite, levels
 non-negative integers — and what it says may only narrow a run, never loosen the policy
-(``privcheck.anonymizers.transformation.effective_policy``). Errors name the file and the key,
+(``privcheck.pipeline.apply.effective_policy``). Errors name the file and the key,
 never the value read (``privcheck.messages``).
 """
 
@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from privcheck.errors import PolicyError
 from privcheck.limits import INT64_MAX, check_integers
+from privcheck.report import AnonymizationReport
 
 #: a hierarchy level: a non-negative integer (bool refused: strict); its upper bound, the
 #: hierarchy's height, is checked against the policy's hierarchies where the node is used
@@ -166,3 +167,22 @@ def parse_previous_node(data: Any, name: str, text: str | None = None) -> dict[s
             "such as incognito, mingen or datafly?)"
         )
     return dict(node)
+
+
+def previous_node(previous: Any) -> dict[str, int] | None:
+    """The generalization levels of a previous release, from its report (object, dict, JSON
+    file) or a plain ``{quasi-identifier: level}`` mapping, validated strictly
+    (below): levels are non-negative integers (``true`` is not
+    level 1). It only narrows a search — its node is the lattice's lower bound."""
+    if previous is None:
+        return None
+    if isinstance(previous, AnonymizationReport):
+        node = previous.node
+        if node is None:
+            raise PolicyError(
+                "the previous release's report has no generalization node (was it made by a "
+                "generalization anonymizer such as incognito, mingen or datafly?)"
+            )
+        return {str(k): int(v) for k, v in node.items()}
+    data, text, name = read_side_file(previous, "previous release report")
+    return parse_previous_node(data, name, text)

@@ -1,10 +1,10 @@
 """What a plan releases for each distinct combination of the rows: the product an engine joins back.
 
 An engine (Spark) keeps the rows; privcheck sees only their class table — the engine's group-by
-counts, encoded with weights (``privcheck.engines``). Every algorithm that plans on the class
-table (``Plan``) can say, without the rows, what the release shows for the records of each
-distinct combination of that table; the engine then writes the release by joining this
-*mapping* back onto the rows (``privcheck.engines.release``). Two shapes:
+counts, encoded with weights (``privcheck.engines``). A plan (``privcheck.plan``) made on that
+table says, without the rows, what the release shows for the records of each distinct
+combination of it; the engine then writes the release by joining this *mapping* back onto the
+rows (``privcheck.engines.release``). Two shapes, one per recoding:
 
 - ``NodeMapping`` (full-domain generalization): every quasi-identifier is recoded on its own
   (distinct value → its label at the chosen node), and the records of the classes that violate
@@ -28,8 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from privcheck.classes import ClassTable, group_keys
-from privcheck.encoding import EncodedTable
+from privcheck.classes import ClassTable
+from privcheck.encoding import EncodedTable, string_labels
+from privcheck.plan import SUPPRESSED, CombinationRecoding, NodeRecoding
 from privcheck.policy import Policy
 
 #: column names of a ``CombinationMapping``'s frames (they cannot meet a data column's)
@@ -91,20 +92,6 @@ class CombinationMapping:
         return bool(len(self.units)) and bool(self.units[GROUP].duplicated().any())
 
 
-def row_classes(encoded: EncodedTable, node: tuple[int, ...]) -> np.ndarray:
-    """The class at ``node`` of every row of ``encoded`` (numbered as ``classes.count`` numbers
-    them); for an engine's counts, where ``count`` tracks no records (rows are aggregates)."""
-    cols = [c.codes_at(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
-    cards = [c.cardinality(level) for c, level in zip(encoded.quasi_identifiers, node, strict=True)]
-    if not cols:
-        n_rows = encoded.n_records if encoded.weights is None else len(encoded.weights)
-        return np.zeros(n_rows, dtype=np.int64)
-    if encoded.weights is not None and (encoded.weights == 0).any():  # pragma: no cover
-        raise ValueError("zero-weight rows have no class")  # (an engine never counts 0)
-    inverse, _, _ = group_keys(cols, cards)
-    return inverse
-
-
 def combination_mapping(
     data: pd.DataFrame,
     keys: list[str],
@@ -164,8 +151,6 @@ def node_mapping(
 ) -> NodeMapping:
     """The release of full-domain ``node`` (``table`` its class table, ``kept`` its classes kept)
     as a ``NodeMapping`` of ``data``, the aggregated frame ``encoded`` was encoded from."""
-    from privcheck.checker import SUPPRESSED
-
     bad = np.flatnonzero(~kept)
     good = np.flatnonzero(kept)
     labels_at = [
@@ -191,3 +176,97 @@ def node_mapping(
         n_checked_rows=n_kept,
         starred_kept=starred_kept,
     )
+
+
+def plan_mapping(
+    data: pd.DataFrame,
+    encoded: EncodedTable,
+    recoding: NodeRecoding | CombinationRecoding,
+    policy: Policy,
+) -> NodeMapping | CombinationMapping:
+    """The mapping of a plan's recoding over ``data``, the aggregated frame ``encoded`` was
+    encoded from (the engine's counts)."""
+    if isinstance(recoding, NodeRecoding):
+        return node_mapping(
+            data, encoded, recoding.node, recoding.table, recoding.kept_classes, policy
+        )
+    mapping = combination_mapping(
+        data,
+        recoding.keys,
+        recoding.row_group,
+        recoding.unit_group,
+        recoding.unit_size,
+        recoding.released,
+        starred_kept=recoding.starred_kept,
+    )
+    if recoding.count_changed:
+        count_changed_cells(data, encoded, recoding, mapping)
+    return mapping
+
+
+def count_changed_cells(
+    data: pd.DataFrame,
+    encoded: EncodedTable,
+    recoding: CombinationRecoding,
+    mapping: CombinationMapping,
+) -> None:
+    """The changed quasi-identifier cells of a combination release (local suppression's report
+    counts them), in ``mapping.changed_cells`` when they do not depend on which records of a
+    group each unit takes; else the strings to compare go into the mapping for the engine to
+    count row by row (``count_changed``)."""
+    row_group, unit_group, sizes = recoding.row_group, recoding.unit_group, recoding.unit_size
+    weights = np.ones(len(row_group), np.int64) if encoded.weights is None else encoded.weights
+    live = np.flatnonzero(sizes > 0)
+    total, ambiguous = 0, False
+    raw_of: dict[str, np.ndarray] = {}
+    written_of: dict[str, np.ndarray] = {}
+    for name in mapping.qis:
+        raw = string_labels(data[name].to_numpy(dtype=object))
+        written = string_labels(recoding.released[name][live])
+        raw_of[name], written_of[name] = raw, written
+        count, clear = _changed(row_group, raw, weights, unit_group[live], written, sizes[live])
+        total += count
+        ambiguous |= not clear
+    if not ambiguous:
+        mapping.changed_cells = total
+        return
+    mapping.count_changed = True  # the engine compares these strings row by row
+    order = np.argsort(unit_group[live], kind="stable")  # (the units' order in the mapping)
+    for name in mapping.qis:
+        mapping.groups[RAW + name] = raw_of[name][mapping.key_rows]
+        mapping.units[WRITTEN + name] = written_of[name][order]
+
+
+def _changed(
+    row_class: np.ndarray,
+    raw: np.ndarray,
+    weights: np.ndarray,
+    unit_class: np.ndarray,
+    written: np.ndarray,
+    sizes: np.ndarray,
+) -> tuple[int, bool]:
+    """Changed cells of one quasi-identifier: Σ over records of (input ≠ written), and whether
+    it is known without knowing which records of a group each unit takes — it is when a
+    group's units all write the same value, or its records all hold the same value, or none of
+    its records holds any value its units write."""
+    rows = pd.DataFrame({"c": row_class, "v": raw, "w": weights})
+    us = pd.DataFrame({"c": unit_class, "v": written, "w": sizes})
+    n_written = us.groupby("c")["v"].nunique()
+    n_raw = rows.groupby("c")["v"].nunique()
+    one_written = n_written[n_written == 1].index
+    one_raw = n_raw[n_raw == 1].index
+    # (a) one written value per group: each row's records against it
+    a = rows[rows["c"].isin(one_written)]
+    target = us.drop_duplicates("c").set_index("c")["v"]
+    total = int(a["w"].to_numpy() @ (a["v"].to_numpy() != target.reindex(a["c"]).to_numpy()))
+    # (b) one input value per group: each unit's records against it
+    b = us[~us["c"].isin(one_written) & us["c"].isin(one_raw)]
+    value = rows.drop_duplicates("c").set_index("c")["v"]
+    total += int(b["w"].to_numpy() @ (b["v"].to_numpy() != value.reindex(b["c"]).to_numpy()))
+    # (c) the rest: every record changed unless an input value is among the written ones
+    rest = us[~us["c"].isin(one_written) & ~us["c"].isin(one_raw)]
+    if rest.empty:
+        return total, True
+    meet = rows[rows["c"].isin(rest["c"])].merge(rest[["c", "v"]].drop_duplicates(), on=["c", "v"])
+    total += int(rest["w"].sum())
+    return total, meet.empty

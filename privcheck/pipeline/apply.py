@@ -4,7 +4,7 @@ A transformation is what a generalization search chose: the hierarchy level of e
 quasi-identifier (the node) and how violating classes are suppressed (the limit as a fraction
 of the batch, and ``remove`` or ``star``). It is read from an anonymization report or from the
 small JSON ``transformation_json`` writes, each validated by a strict schema
-(``privcheck.anonymizers.side_files``)::
+(``privcheck.pipeline.side_files``)::
 
     {"kind": "transformation", "node": {"age": 1, "zip": 2}, "suppression_limit": 0.01,
      "suppressed_records": "remove", "algorithm": "incognito"}
@@ -28,16 +28,18 @@ from typing import Any
 
 import numpy as np
 
-from privcheck.anonymizers.problem import NodeEvaluator
-from privcheck.anonymizers.release import materialise, pseudonymize, recheck, without_individual
-from privcheck.anonymizers.side_files import parse_transformation, read_side_file
+from privcheck.anonymizers.evaluator import NodeEvaluator
 from privcheck.checker import check_table
 from privcheck.classes import count
-from privcheck.encoding import EncodedTable, encode
-from privcheck.engines import WEIGHT, aggregate, check_policy, is_engine_frame
+from privcheck.encoding import EncodedTable
+from privcheck.engines.base import Engine
+from privcheck.engines.pandas_engine import PandasEngine
+from privcheck.engines.schema import engine_of, is_engine_frame
+from privcheck.engines.spark import SparkEngine
 from privcheck.errors import PolicyError
-from privcheck.io import read_table
 from privcheck.models.base import table_models
+from privcheck.pipeline.side_files import parse_transformation, read_side_file
+from privcheck.plan import NodeRecoding, Plan
 from privcheck.policy import Policy, load_policy
 from privcheck.report import AnonymizationReport, Report, mark_draft
 
@@ -45,7 +47,7 @@ from privcheck.report import AnonymizationReport, Report, mark_draft
 def load_transformation(transformation: Any) -> dict[str, Any]:
     """The transformation as a dict (node, suppression_limit, suppressed_records), from an
     AnonymizationReport, its JSON file or dict, or a transformation JSON file or dict —
-    validated by its strict schema (``privcheck.anonymizers.side_files``)."""
+    validated by its strict schema (``privcheck.pipeline.side_files``)."""
     return _read_transformation(transformation)[0]
 
 
@@ -136,7 +138,9 @@ def apply(
     allow_draft: bool = False,
     notes: list[str] | None = None,
 ) -> tuple[Any | None, Report]:
-    """Generalize ``data`` with a transformation chosen earlier and check the result.
+    """Generalize ``data`` with a transformation chosen earlier and check the result: the
+    release pipeline with the plan given (a ``NodeRecoding`` at the transformation's node,
+    suppression re-decided on the batch).
 
     A draft policy (columns still marked ``review:``) is refused unless ``allow_draft``; the
     report then says ``draft: true``.
@@ -162,28 +166,20 @@ def apply(
             "differential privacy is a property of the mechanism: re-applying a node to a new "
             "batch does not provide it; run privcheck anonymize --algorithm safepub on the batch"
         )
-    spark = False
-    if is_engine_frame(data):
-        from privcheck.engines.generalize import is_spark, to_pandas
-
-        spark = is_spark(data)
-        if not spark:
-            data = to_pandas(data)
-    if spark:
+    engine: Engine = PandasEngine()
+    if is_engine_frame(data) and engine_of(data) == "spark":
         if policy.individual is not None:
             raise PolicyError(
                 f"apply on a Spark frame suppresses aggregated classes, not people: it cannot "
                 f"take a person's records out together ('individual: {policy.individual}'); "
                 "collect the batch to pandas (or a file) to apply the transformation"
             )
-        agg = aggregate(data, policy, max_groups=max_groups)
-        encoded = encode(agg, check_policy(policy), weight_column=WEIGHT)
-    else:
-        data = pseudonymize(read_table(data), policy)
-        encoded = encode(data, policy)
+        engine = SparkEngine()
+    source = engine.read(data, policy, max_groups=max_groups)
+    encoded = source.encoded
     node = _node(encoded, t["node"])
     limit = int(np.floor(policy.suppression_limit * encoded.n_records + 1e-9))
-    table = count(encoded, node, track_records=not spark)
+    table = count(encoded, node, track_records=engine.holds_rows)
     evaluator = NodeEvaluator(encoded, table_models(policy.models), limit, lower=node, root=table)
     settled, outcome, kept = evaluator.settle(table)
     if not outcome.satisfied:
@@ -191,21 +187,19 @@ def apply(
         if report.passed:  # pragma: no cover - a failing verdict has violating classes
             raise RuntimeError("the node fails the policy but its check passes")
         return None, mark_draft(report, policy)
-    if spark:
-        from privcheck.anonymizers.mapping import node_mapping
-        from privcheck.engines.generalize import engine_recheck
-        from privcheck.engines.release import spark_release
-
-        mapping = node_mapping(agg, encoded, node, table, kept, policy)
-        release, kept_rows = spark_release(data, policy, mapping)
-        return release, mark_draft(engine_recheck(kept_rows, policy), policy)
-    kept_records = kept[settled.record_class]
-    release, suppressed = materialise(
-        data, encoded, node, kept_records, policy, keep_order=keep_order, seed=seed,
-        keep_individual=True,
-    )  # fmt: skip
-    check = recheck(release, suppressed, policy)
-    return without_individual(release, policy), mark_draft(check, policy)
+    plan = Plan(
+        algorithm="apply",
+        recoding=NodeRecoding(node, settled, kept),
+        report={},
+        metrics={},
+        n_classes=int(np.count_nonzero(kept)),
+        n_suppressed=0,
+        suppressed_cells=0,
+        class_sizes=None,
+        seconds=0.0,
+    )
+    release = engine.release(source, plan, policy, seed=seed, keep_order=keep_order)
+    return release.table, mark_draft(release.check, policy)
 
 
 __all__ = ["apply", "effective_policy", "load_transformation", "transformation_json"]
