@@ -10,7 +10,7 @@ Run from the repository root::
 Two policies: the demo policy (8 quasi-identifiers, k = 5, distinct 2-diversity, t = 0.2, 1 %;
 candidates MinGen and Mondrian — local suppression enforces k-anonymity only) and its
 k-anonymity model alone (all three candidates). Each side is the whole library call
-(``privcheck.anonymizers.anonymize``: encoding, search, release, re-check, report) on the
+(``privcheck.pipeline.anonymize.anonymize``: encoding, search, release, re-check, report) on the
 DataFrame already read; best wall-clock and process-CPU seconds of ``--runs`` alternated runs.
 """
 

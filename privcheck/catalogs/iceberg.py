@@ -619,7 +619,7 @@ def _read_batch(data: str | Path, policy: Policy, anonymize: bool, allow_draft: 
     frame = read_table(data)
     _require_columns(list(frame.columns), policy, f"data file {data}")
     if anonymize:
-        from privcheck.anonymizers.api import anonymize as run_anonymize
+        from privcheck.pipeline.anonymize import anonymize as run_anonymize
 
         frame, _report = run_anonymize(frame, policy, allow_draft=allow_draft)
     return frame

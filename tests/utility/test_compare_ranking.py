@@ -107,7 +107,7 @@ TABLES = [
 @pytest.mark.parametrize("metric", COMMON_METRICS)
 @pytest.mark.parametrize("table", TABLES, ids=["ldiv", "blanking", "ages"])
 def test_compare_recommends_the_release_auto_writes(tmp_path: Path, metric, table) -> None:
-    from privcheck.anonymizers import anonymize
+    from privcheck.pipeline.anonymize import anonymize
     from privcheck.utility.compare import compare_releases
 
     rows, qis, k, ldiv = table
@@ -142,7 +142,7 @@ def test_compare_recommends_the_release_auto_writes(tmp_path: Path, metric, tabl
 def test_the_metric_decides_on_a_table_where_it_matters(tmp_path: Path) -> None:
     """On the first table the recommendation changes with the metric (a compare that ranked by
     loss whatever the policy said recommended Mondrian under discernibility)."""
-    from privcheck.anonymizers import anonymize
+    from privcheck.pipeline.anonymize import anonymize
 
     rows, qis, k, _ = TABLES[0]
     chosen = {}
