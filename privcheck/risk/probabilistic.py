@@ -214,8 +214,8 @@ def _comparison_arrays(
                 f"tolerance must be one number, one per attribute ({len(names)}: "
                 f"{', '.join(names)}), or a mapping attribute → number; got {tolerance!r}"
             ) from None
-    if np.any(tol < 0):
-        raise PolicyError("tolerances must be non-negative")
+    if not np.all(tol >= 0):  # (NaN too: a NaN tolerance would make nothing agree)
+        raise PolicyError("tolerances must be non-negative numbers")
     a = np.empty((len(fa), len(names)))
     b = np.empty((len(fb), len(names)))
     for j, c in enumerate(names):
@@ -226,6 +226,13 @@ def _comparison_arrays(
             xa = numeric_column(ca, c, "the intruder file")
             xb = numeric_column(cb, c, "the masked file")
             ma, mb = exact_floats([[xa], [xb]], [c])
+            for x, label in ((ma, "intruder"), (mb, "masked")):
+                if np.isinf(x).any():  # (inf − inf is nan: equal values would disagree)
+                    raise DataError(
+                        f"column {c!r} of the {label} file has infinite values; probabilistic "
+                        "linkage compares finite numbers (a missing value is allowed: it agrees "
+                        "with nothing)"
+                    )
             a[:, j], b[:, j] = ma[:, 0], mb[:, 0]
         else:
             if tol[j] > 0:
@@ -286,7 +293,11 @@ def _pair_chunks(
 def _codes(a: np.ndarray, b: np.ndarray, tol: np.ndarray, ia, ib) -> np.ndarray:
     code = np.zeros(ia.size, dtype=np.int64)
     for j in range(a.shape[1]):
-        agree = np.abs(a[ia, j] - b[ib, j]) <= tol[j]
+        # finite values whose difference is beyond float64 (1e308 and −1e308) give inf: a
+        # disagreement, exactly so — no finite tolerance reaches it, and the true difference
+        # is larger than any float. Missing values (nan) agree with nothing.
+        with np.errstate(over="ignore", invalid="ignore"):
+            agree = np.abs(a[ia, j] - b[ib, j]) <= tol[j]
         code |= agree.astype(np.int64) << j
     return code
 
