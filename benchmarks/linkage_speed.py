@@ -52,7 +52,7 @@ def _rss_mb() -> float:
 
 def worker(method: str, n: int, dims: int, noise: float, seed: int) -> dict:
     x, xm = make_data(n, dims, noise, seed)
-    from privcheck.risk.linkage import dbrl
+    from privcheck.risk.linkage.distance import dbrl
 
     if method == "ckdtree":
         from scipy.spatial import cKDTree

@@ -30,9 +30,9 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from privcheck.risk.inference import inference  # noqa: E402
-from privcheck.risk.linkability import default_halves, linkability  # noqa: E402
-from privcheck.risk.singling_out import singling_out  # noqa: E402
+from privcheck.risk.synthetic.inference import inference  # noqa: E402
+from privcheck.risk.synthetic.linkability import default_halves, linkability  # noqa: E402
+from privcheck.risk.synthetic.singling_out import singling_out  # noqa: E402
 
 ADULT = ROOT / "privcheck" / "data" / "adult" / "adult.csv"
 QIS = [

@@ -4,11 +4,10 @@
 >>> report = privcheck.check(frame, "policy.yaml")   # doctest: +SKIP
 """
 
-__version__ = "0.1.0"
-
 from typing import TYPE_CHECKING, Any
 
 from privcheck.errors import DataError, PolicyError, PrivcheckError
+from privcheck.version import __version__
 
 if TYPE_CHECKING:
     from privcheck.anonymizers.api import anonymize
@@ -50,9 +49,9 @@ def __dir__() -> list[str]:
 
 
 def explain(*args, **kwargs):
-    """What makes the records re-identifiable: ``privcheck.risk.explain.explain`` (imported on
-    first use — the risk package loads scipy and scikit-learn)."""
-    from privcheck.risk.explain import explain as _explain
+    """What makes the records re-identifiable: ``privcheck.risk.population.explain.explain``
+    (imported on first use — the risk package loads scipy and scikit-learn)."""
+    from privcheck.risk.population.explain import explain as _explain
 
     return _explain(*args, **kwargs)
 

@@ -21,38 +21,20 @@ from typing import Any, Literal
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from privcheck import __version__
 from privcheck.checker import check
 from privcheck.errors import PolicyError
 from privcheck.policy import Policy, Role, load_policy, parse_policy
-from privcheck.profiling.tags import REVIEW
+from privcheck.profiling.tags import (
+    DEFAULT_TAG_ROLES,
+    REVIEW,
+    normalise_tag,
+    roles_of,
+    tag_role,
+)
 from privcheck.report import Report, mark_draft, requirement
+from privcheck.version import __version__
 
 VERDICT_SCHEMA_VERSION = "1"
-
-#: catalog tag → policy role (compare case-insensitively, after stripping a DataHub tag URN
-#: prefix). privcheck's own ``PII:…`` tags name the roles; OpenMetadata's system
-#: classifications (its tagFQN, ``PII.Sensitive``, or the tag's name alone, ``Sensitive``) by
-#: their definitions: ``PII.Sensitive`` data identifies a person on its own (an identifier),
-#: ``PII.NonSensitive`` identifies in combination — zip, race, gender, date of birth (a
-#: quasi-identifier) —, ``PII.None`` is not personal (insensitive),
-#: ``PersonalData.SpecialCategory`` is GDPR's special categories (sensitive) and
-#: ``PersonalData.Personal`` is personal data of an unsaid kind (review)
-DEFAULT_TAG_ROLES: dict[str, str] = {
-    "pii:identifier": "identifier",
-    "pii:quasi-identifier": "quasi_identifier",
-    "pii:sensitive": "sensitive",
-    "pii:insensitive": "insensitive",
-    "pii.sensitive": "identifier",
-    "pii.nonsensitive": "quasi_identifier",
-    "pii.none": "insensitive",
-    "personaldata.specialcategory": "sensitive",
-    "personaldata.personal": REVIEW,
-}
-
-#: the classifications whose tags may be given by the tag's name alone (OpenMetadata's
-#: ``tagLabel.name``, without the classification of its ``tagFQN``)
-_CLASSIFICATIONS = ("pii.", "personaldata.")
 
 
 class ModelVerdict(BaseModel):
@@ -363,30 +345,6 @@ def remediate(
 # --------------------------------------------------------------------------- tags → policy
 
 
-def _normalise_tag(tag: str) -> str:
-    tag = tag.strip()
-    tag = tag.removeprefix("urn:li:tag:")
-    return tag.casefold()
-
-
-def tag_role(tag: str, roles: Mapping[str, str]) -> str | None:
-    """The role ``tag`` names in ``roles`` (normalised tag → role), or None: the tag as given,
-    else — a bare tag name such as ``NonSensitive`` — under an OpenMetadata classification."""
-    tag = _normalise_tag(tag)
-    if tag in roles:
-        return roles[tag]
-    if "." not in tag and ":" not in tag:
-        for prefix in _CLASSIFICATIONS:
-            if prefix + tag in roles:
-                return roles[prefix + tag]
-    return None
-
-
-def roles_of(tags: Sequence[str], roles: Mapping[str, str]) -> list[str]:
-    """The distinct roles a column's tags name, sorted."""
-    return sorted({r for r in (tag_role(t, roles) for t in tags) if r is not None})
-
-
 def policy_from_tags(
     columns: Mapping[str, Sequence[str]],
     *,
@@ -409,7 +367,7 @@ def policy_from_tags(
     become insensitive (or are left out with ``untagged="ignore"``); a column with two role
     tags is an error.
     """
-    roles = {_normalise_tag(t): r for t, r in (mapping or DEFAULT_TAG_ROLES).items()}
+    roles = {normalise_tag(t): r for t, r in (mapping or DEFAULT_TAG_ROLES).items()}
     bad = sorted({r for r in roles.values() if r not in Role.__members__ and r != REVIEW})
     if bad:
         raise PolicyError(

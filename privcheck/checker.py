@@ -173,7 +173,7 @@ def class_size_histogram(table: ClassTable) -> SizeHistogram:
     else in records."""
     if table.people is None:
         return size_histogram(table.sizes)
-    from privcheck.risk.prosecutor import size_distribution
+    from privcheck.risk.population.prosecutor import size_distribution
 
     return SizeHistogram(**size_distribution(table.people, table.sizes))
 
@@ -183,8 +183,9 @@ class JudgedClasses:
     """The classes a check judged, as an intruder faces them: ``sizes`` per class (effective
     sizes under ``suppressed_cells: wildcard``, ``*`` matching every value; distinct people
     when the policy names an individual) and the ``records`` each class holds. What the
-    prosecutor risk of the checked table is computed from (``privcheck.risk.prosecutor``): an
-    anonymization report's ``risk_after`` equals what ``check`` sees of the written release."""
+    prosecutor risk of the checked table is computed from
+    (``privcheck.risk.population.prosecutor``): an anonymization report's ``risk_after`` equals
+    what ``check`` sees of the written release."""
 
     sizes: np.ndarray
     records: np.ndarray
@@ -252,6 +253,10 @@ def repeated_people(frame: Any, policy: Policy) -> str | None:
         from privcheck.profiling.vocabulary import id_name
 
         names += [c for c in unnamed if id_name(str(c)) == "person"]
+    if names:  # a nested column (a list of visits) is no key: it is left alone
+        from privcheck.nested import nested_kind
+
+        names = [c for c in names if nested_kind(_column(frame, c)) is None]
     if not names:
         return None
     n = len(frame)
@@ -285,6 +290,11 @@ def repeated_people(frame: Any, policy: Policy) -> str | None:
             "column and name it with 'individual: COLUMN' so that classes count people"
         )
     return None
+
+
+def _column(frame: Any, name: str) -> Any:
+    """A column of an Arrow table (combined into one array) or a pandas DataFrame."""
+    return frame.column(name).combine_chunks() if is_arrow(frame) else frame[name]
 
 
 def _column_codes(frame: Any, name: str) -> tuple[np.ndarray, int, np.ndarray]:
@@ -436,8 +446,8 @@ def check(
     ``details`` adds the figures the HTML report plots (class-size and per-model histograms, the
     worst classes' sensitive distributions); a plain verdict does not pay for them.
 
-    ``explain`` adds ``report.explanation`` (``privcheck.risk.explain``): the minimal sample
-    uniques with their SUDA scores (combinations searched up to ``explain_max_size``
+    ``explain`` adds ``report.explanation`` (``privcheck.risk.population.explain``): the minimal
+    sample uniques with their SUDA scores (combinations searched up to ``explain_max_size``
     quasi-identifiers) and each quasi-identifier's contribution to the risk. It costs a group-by of
     the class table per combination (on Adult, 8 quasi-identifiers: ~1 s, several times the check).
 
@@ -515,7 +525,7 @@ def check(
             _renumber(report, np.flatnonzero(~star))
         report.notes.extend(n for n in (absent_note, note) if n is not None)
         if explain:
-            from privcheck.risk.explain import explain_table
+            from privcheck.risk.population.explain import explain_table
 
             report.explanation = explain_table(table, policy, frame, max_size=explain_max_size)
             log.info("explanation in %.3f s", report.explanation.seconds)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from privcheck.errors import DataError, PolicyError
+from privcheck.errors import DataError, PolicyError, listing
 from privcheck.hierarchy import (
     MISSING_LABEL,
     TOP,
@@ -561,9 +561,7 @@ def missing_individual(name: str, names: list) -> DataError:
 
 def _listed(names: list, limit: int = 12) -> str:
     """Column names for a message: all of them, or the first ``limit`` and how many more."""
-    shown = ", ".join(map(str, names[:limit]))
-    more = len(names) - limit
-    return shown + (f" and {more} more" if more > 0 else "")
+    return listing(names, limit)
 
 
 def sensitive_read(policy: Policy) -> list[str]:

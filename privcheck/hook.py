@@ -27,12 +27,12 @@ from functools import cache
 from pathlib import Path
 
 from privcheck.errors import DataError, PolicyError, PrivcheckError
+from privcheck.github_report import escape_data, escape_property, github_annotations
 from privcheck.io import read_text_file
 from privcheck.limits import DOCUMENT_BYTES, GLOB_CHARACTERS
-from privcheck.report import Report, _fmt, _params, draft_note, requirement
+from privcheck.report import SIGNS, Report, _fmt, _params, draft_note, requirement
 
 CONFIG_NAMES = ("privcheck.toml", "pyproject.toml")
-_OPS = {">=": "≥", "<=": "≤", "<": "<"}
 
 
 @dataclass(frozen=True)
@@ -389,7 +389,7 @@ def summary_line(report: Report) -> str:
     parts = []
     for m in report.models:
         req = requirement(m.model, m.params)
-        bound = f" (required {_OPS[req[1]]} {_fmt(req[0])})" if req else ""
+        bound = f" (required {SIGNS[req[1]]} {_fmt(req[0])})" if req else ""
         if m.passed:
             parts.append(f"{m.model} ok: {m.statistic} {_fmt(m.value)}{bound}")
         else:
@@ -401,46 +401,6 @@ def summary_line(report: Report) -> str:
     if report.draft:
         parts.insert(0, draft_note(report.open_reviews))
     return "; ".join(parts) if parts else "no models"
-
-
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def github_annotations(report: Report, file: str | None) -> str:
-    """GitHub Actions workflow commands: one ``::error`` per violated model, else a notice."""
-    where = f"file={_escape_property(file)}," if file else ""
-    lines = []
-    for m in report.models:
-        req = requirement(m.model, m.params)
-        bound = f" (required {_OPS[req[1]]} {_fmt(req[0])})" if req else ""
-        msg = f"{m.model} ({_params(m.params)}): {m.statistic} {_fmt(m.value)}{bound}"
-        if m.passed:
-            continue
-        msg += f"; {m.violating_classes} classes / {m.violating_records} records violate it"
-        title = _escape_property(f"privcheck: {m.model} violated")
-        lines.append(f"::error {where}title={title}::{_escape_data(msg)}")
-    for finding in report.findings():
-        title = _escape_property("privcheck: release integrity")
-        lines.append(f"::error {where}title={title}::{_escape_data(finding)}")
-    if report.draft:
-        title = _escape_property("privcheck: draft policy")
-        note = _escape_data(draft_note(report.open_reviews))
-        lines.insert(0, f"::warning {where}title={title}::{note}")
-    if not [line for line in lines if line.startswith("::error")]:
-        title = _escape_property("privcheck: policy holds")
-        lines.append(
-            f"::notice {where}title={title}::"
-            + _escape_data(
-                f"{len(report.models)} models hold on {report.n_records} records"
-                + (f" of {report.n_individuals} people" if report.n_individuals is not None else "")
-            )
-        )
-    return "\n".join(lines) + "\n"
 
 
 def run_hook(
@@ -493,8 +453,8 @@ def run_hook(
             where = _relative(rule.policy, config.root) or str(rule.policy)
             message = draft_message(policy.open_reviews, where)
             if github:
-                title = _escape_property("privcheck: draft policy")
-                echo(f"::error title={title}::{_escape_data(message)}")
+                title = escape_property("privcheck: draft policy")
+                echo(f"::error title={title}::{escape_data(message)}")
             echo_error(f"privcheck: error: {message}")
             worst = 2
     for path, rules in targets:
@@ -509,8 +469,8 @@ def run_hook(
             except PrivcheckError as exc:
                 if github:
                     echo(
-                        f"::error file={_escape_property(shown)},title=privcheck: bad input::"
-                        f"{_escape_data(str(exc))}"
+                        f"::error file={escape_property(shown)},title=privcheck: bad input::"
+                        f"{escape_data(str(exc))}"
                     )
                 echo_error(f"{shown}: ERROR ({policy}): {exc}")
                 worst = 2

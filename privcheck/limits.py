@@ -51,6 +51,7 @@ from typing import Any, ClassVar
 import yaml
 
 from privcheck.errors import PolicyError
+from privcheck.messages import Spelling, is_name, shown_key
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -80,22 +81,6 @@ class HugeInt(str):
 
     def __repr__(self) -> str:
         return f"<integer of {len(self.lstrip('+-'))} digits>"
-
-
-class Spelling(str):
-    """A plain YAML scalar that YAML 1.1 reads as a number or a boolean and the YAML 1.2 core
-    schema does not (``010``, ``1_000``, ``1:20``, ``0b101``, ``yes``): the text as written, and
-    ``hint`` — how to write the number or boolean meant, for the refusal where one is expected.
-    ``kind`` is ``"number"`` or ``"boolean"``: what YAML 1.1 would have made of it."""
-
-    hint: str
-    kind: str
-
-    def __new__(cls, text: str, hint: str, kind: str) -> Spelling:
-        out = super().__new__(cls, text)
-        out.hint = hint
-        out.kind = kind
-        return out
 
 
 #: YAML 1.2 core schema scalars (https://yaml.org/spec/1.2.2/#1023-core-schema)
@@ -166,8 +151,6 @@ class _Loader(_SafeBase):  # type: ignore[valid-type,misc]
                 except TypeError:  # an unhashable key: SafeConstructor reports it
                     break
                 if repeated:
-                    from privcheck.messages import shown_key
-
                     raise yaml.constructor.ConstructorError(
                         None,
                         None,
@@ -365,8 +348,6 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            from privcheck.messages import shown_key
-
             raise ValueError(
                 f"the key {shown_key(key)} appears twice in one object (a parser would keep the "
                 "last silently); keep one"
@@ -418,8 +399,6 @@ def check_integers(value: Any, where: str) -> None:
             f"{INT64_MIN} and {INT64_MAX}"
         )
     if isinstance(value, dict):
-        from privcheck.messages import is_name
-
         for key, item in value.items():
             name = str(key) if is_name(key) else "<key>"  # (a credentials line is no name)
             check_integers(item, f"{where}.{name}" if where else name)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 #: a key that reads as a name: word characters, and the few separators column names use
 _NAME = re.compile(r"\w[\w .\-/()+#&]{0,63}")
@@ -66,10 +67,11 @@ def locate(text: str | None, path: Sequence[Any]) -> tuple[int, int] | None:
         return None
     import yaml
 
-    from privcheck.limits import _Loader
-
+    # composing builds nodes and marks, which no loader's scalar rules change: the plain safe
+    # loader finds the key where privcheck's YAML 1.2 reader (privcheck.limits) read it
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = yaml.compose(text, Loader=loader)
     except Exception:  # a text that did not parse this way: no position to give
         return None
     mark = None
@@ -122,6 +124,23 @@ def _kind(value: Any) -> str:
     return "nothing" if value is None else "another kind of value"
 
 
+class Spelling(str):
+    """A plain YAML scalar that YAML 1.1 reads as a number or a boolean and the YAML 1.2 core
+    schema does not (``010``, ``1_000``, ``1:20``, ``0b101``, ``yes``): the text as written, and
+    ``hint`` — how to write the number or boolean meant, for the refusal where one is expected.
+    ``kind`` is ``"number"`` or ``"boolean"``: what YAML 1.1 would have made of it. Made by
+    the YAML reader (``privcheck.limits``); defined here, where ``first_error`` shows its hint."""
+
+    hint: str
+    kind: str
+
+    def __new__(cls, text: str, hint: str, kind: str) -> Spelling:
+        out = super().__new__(cls, text)
+        out.hint = hint
+        out.kind = kind
+        return out
+
+
 #: the errors where a YAML 1.1 spelling's hint applies: a number (boolean) was expected
 _SPELLING_ERRORS = {
     "number": frozenset({"int_type", "float_type", "int_parsing", "float_parsing"}),
@@ -141,8 +160,6 @@ def first_error(
 
     ``text`` is the file's text, to locate a key that is not a name; ``show_numbers`` shows a
     number or boolean found in a known field (a policy's), never in an unknown key's value."""
-    from privcheck.limits import Spelling
-
     errors = exc.errors()
     err = errors[0]
     parts = [p for p in err["loc"] if not str(p).startswith("function-")]

@@ -85,11 +85,15 @@ def nested_error(name: str, kind: str) -> DataError:
     )
 
 
+#: the policy's identifier role as a policy spells it (``privcheck.policy.Role`` is a StrEnum, equal
+#: to its value): read by value, this module needs nothing of the policy module, which reads its
+#: files through ``privcheck.io``, which reads nested types through this module
+IDENTIFIER = "identifier"
+
+
 def refuse_nested(data: Any, policy: Any) -> None:
     """DataError naming the first column the policy reads or releases (every role but
     identifier) that holds nested values; columns it does not name are left alone."""
-    from privcheck.policy import Role
-
     pd = sys.modules.get("pandas")
     if pd is not None and isinstance(data, pd.DataFrame):
         names = set(data.columns)
@@ -106,7 +110,7 @@ def refuse_nested(data: Any, policy: Any) -> None:
     else:
         return
     for name, attr in policy.attributes.items():
-        if attr.role is Role.identifier or name not in names:
+        if attr.role == IDENTIFIER or name not in names:
             continue
         kind = declared.get(name)
         if kind is None:
@@ -123,8 +127,6 @@ def refuse_nested_schema(frame: Any, policy: Any) -> None:
     the engine groups anything: narwhals names each column's type (``List(Int64)``,
     ``Struct(…)``, ``Map(…)``). A frame narwhals cannot read is left to the check of the
     grouped rows."""
-    from privcheck.policy import Role
-
     try:
         import narwhals as nw
 
@@ -132,7 +134,7 @@ def refuse_nested_schema(frame: Any, policy: Any) -> None:
     except Exception:  # not a frame narwhals knows: the grouped rows are checked instead
         return
     for name, attr in policy.attributes.items():
-        if attr.role is Role.identifier or name not in schema:
+        if attr.role == IDENTIFIER or name not in schema:
             continue
         dtype = schema[name]
         if getattr(dtype, "is_nested", lambda: False)():

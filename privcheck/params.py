@@ -18,7 +18,8 @@ from typing import Any
 import yaml
 
 from privcheck.errors import PolicyError
-from privcheck.limits import Spelling, as_bool, check_integers, load_yaml
+from privcheck.limits import as_bool, check_integers, load_yaml
+from privcheck.messages import Spelling
 
 
 def parse_params(items: list[str] | None) -> dict[str, Any]:

@@ -17,15 +17,18 @@ from privcheck.errors import PolicyError
 
 if TYPE_CHECKING:
     from privcheck.anonymizers.base import Anonymizer
+    from privcheck.catalogs.base import Catalog
     from privcheck.models.base import PrivacyModel
-    from privcheck.risk.measures import RiskMeasure
+    from privcheck.output_formats import OutputFormat
+    from privcheck.risk.base import RiskMeasure
 
 ENTRY_POINT_GROUP = "privcheck"
 AUTOLOAD_ENV = "PRIVCHECK_DISABLE_PLUGIN_AUTOLOAD"
 
 #: built-in plugins by the hook they implement: each group is imported when its registry is
-#: first asked for, so that validating a policy (the models) does not import the anonymizers
-#: and risk measures — and with them scipy, scikit-learn and the masking methods
+#: first asked for, so that validating a policy (the models) does not import the anonymizers,
+#: risk measures and renderers — and with them scipy, scikit-learn, the masking methods and
+#: matplotlib
 BUILTIN_MODELS: tuple[str, ...] = (
     "privcheck.models.kanonymity",
     "privcheck.models.ldiversity",
@@ -53,7 +56,16 @@ BUILTIN_ANONYMIZERS: tuple[str, ...] = (
     "privcheck.anonymizers.mondrian",
 )
 BUILTIN_RISK_MEASURES: tuple[str, ...] = ("privcheck.risk.measures",)
-BUILTIN_PLUGINS: tuple[str, ...] = BUILTIN_MODELS + BUILTIN_ANONYMIZERS + BUILTIN_RISK_MEASURES
+BUILTIN_OUTPUT_FORMATS: tuple[str, ...] = ("privcheck.output_formats",)
+#: catalog back-ends (each imports its SDK only when used)
+BUILTIN_CATALOGS: tuple[str, ...] = ()
+BUILTIN_PLUGINS: tuple[str, ...] = (
+    BUILTIN_MODELS
+    + BUILTIN_ANONYMIZERS
+    + BUILTIN_RISK_MEASURES
+    + BUILTIN_OUTPUT_FORMATS
+    + BUILTIN_CATALOGS
+)
 
 
 @cache
@@ -61,7 +73,8 @@ def get_plugin_manager() -> pluggy.PluginManager:
     """The process-wide plugin manager (built once; ``reset_plugins()`` rebuilds it).
 
     It starts with the built-in models and the installed (entry-point) plugins; the built-in
-    anonymizers and risk measures join it when their registry is first used (``builtins``)."""
+    anonymizers, risk measures and output formats join it when their registry is first used
+    (``builtins``)."""
     pm = pluggy.PluginManager("privcheck")
     pm.add_hookspecs(hookspecs)
     _register(pm, BUILTIN_MODELS)
@@ -80,7 +93,13 @@ def _register(pm: pluggy.PluginManager, names: tuple[str, ...]) -> None:
 def builtins(*groups: tuple[str, ...]) -> pluggy.PluginManager:
     """The plugin manager with the given groups of built-in plugins registered (all by default)."""
     pm = get_plugin_manager()
-    for names in groups or (BUILTIN_ANONYMIZERS, BUILTIN_RISK_MEASURES):
+    all_groups = (
+        BUILTIN_ANONYMIZERS,
+        BUILTIN_RISK_MEASURES,
+        BUILTIN_OUTPUT_FORMATS,
+        BUILTIN_CATALOGS,
+    )
+    for names in groups or all_groups:
         _register(pm, names)
     return pm
 
@@ -88,9 +107,23 @@ def builtins(*groups: tuple[str, ...]) -> pluggy.PluginManager:
 def reset_plugins() -> None:
     """Forget the plugin manager and registries (after installing a plugin at run time)."""
     get_plugin_manager.cache_clear()
+    _forget_registries()
+
+
+def register_plugin(plugin: object, name: str | None = None) -> None:
+    """Register a plugin (a module or an object with ``@hookimpl`` functions) in this process,
+    without installing it: a notebook's or a test's. Its contributions join the registries at
+    once; ``reset_plugins()`` forgets it again."""
+    get_plugin_manager().register(plugin, name)
+    _forget_registries()
+
+
+def _forget_registries() -> None:
     model_registry.cache_clear()
     anonymizer_registry.cache_clear()
     risk_registry.cache_clear()
+    output_format_registry.cache_clear()
+    catalog_registry.cache_clear()
 
 
 def _collect(results: list[list[type]], what: str) -> dict[str, type]:
@@ -119,6 +152,25 @@ def anonymizer_registry() -> dict[str, type[Anonymizer]]:
 def risk_registry() -> dict[str, type[RiskMeasure]]:
     """Risk measure name (``privcheck risk --attack``) → measure class, over all plugins."""
     return _collect(builtins(BUILTIN_RISK_MEASURES).hook.privcheck_risk_measures(), "risk measure")
+
+
+@cache
+def output_format_registry() -> dict[str, type[OutputFormat]]:
+    """Output format name (``--format``) → format class, over all plugins: the built-in formats
+    first, in the order they are declared (text, json, html, github), then the others by name."""
+    contributed = builtins(BUILTIN_OUTPUT_FORMATS).hook.privcheck_output_formats()
+    registry = _collect(contributed, "output format")
+    declared = [
+        cls.name for group in contributed for cls in group if cls.__module__ in BUILTIN_PLUGINS
+    ]
+    others = [name for name in registry if name not in declared]  # (sorted by name)
+    return {name: registry[name] for name in [*declared, *others]}
+
+
+@cache
+def catalog_registry() -> dict[str, type[Catalog]]:
+    """Catalog back-end name (``--catalog``) → back-end class, over all registered plugins."""
+    return _collect(builtins(BUILTIN_CATALOGS).hook.privcheck_catalogs(), "catalog")
 
 
 def plugin_rows() -> list[dict[str, str]]:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr, model_validator
 
-from privcheck import __version__
+from privcheck.version import __version__
 
 
 def draft_note(open_reviews: list[str]) -> str:
@@ -410,6 +410,10 @@ class Report(BaseModel):
         return out
 
 
+#: the comparisons ``requirement`` returns, as a reader writes them (≥ 5, ≤ 0.2)
+SIGNS: dict[str, str] = {">=": "≥", "<=": "≤", "<": "<"}
+
+
 def requirement(model: str, params: dict[str, Any]) -> tuple[float, str] | None:
     """What a built-in model requires of its ``value``: (bound, comparison), e.g. (5, ">=").
 
@@ -488,8 +492,9 @@ class Exposure(BaseModel):
 
 
 class ProsecutorRisk(BaseModel):
-    """Prosecutor re-identification risk of a table's records (``privcheck.risk.prosecutor``):
-    a record's risk is 1 / the size of its equivalence class over the quasi-identifiers."""
+    """Prosecutor re-identification risk of a table's records
+    (``privcheck.risk.population.prosecutor``): a record's risk is 1 / the size of its
+    equivalence class over the quasi-identifiers."""
 
     highest: float = Field(description="The largest record risk (1 / the smallest class)")
     average: float = Field(description="The mean record risk")

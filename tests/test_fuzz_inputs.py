@@ -28,7 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from privcheck import progress
-from privcheck.cli import configure_logging, main
+from privcheck.cli import main
+from privcheck.cli.entry import configure_logging
 from tests.conftest import EXAMPLES
 
 CASES = int(os.environ.get("PRIVCHECK_FUZZ_CASES", "40"))

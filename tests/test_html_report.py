@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from privcheck.checker import check
-from privcheck.html_report import render_html, size_buckets
+from privcheck.html_report import render_html
+from privcheck.html_report.check import size_buckets
 from privcheck.report import Section, SectionPlot, SectionTable
 from tests.conftest import ADULT
 from tests.html_helpers import CHROMIUM, chromium, console_messages
@@ -351,7 +352,9 @@ def mondrian_report():
 
 
 def test_anonymization_page_draws_risk_before_and_after(mondrian_report):
-    from privcheck.html_report import _bin_labels, render_anonymization_html, size_comparison
+    from privcheck.html_report import render_anonymization_html
+    from privcheck.html_report.anonymization_charts import bin_labels as _bin_labels
+    from privcheck.html_report.anonymization_charts import size_comparison
     from tests.html_helpers import parse
 
     r = mondrian_report
@@ -455,7 +458,7 @@ def test_candidates_on_one_risk_utility_chart(mondrian_report):
 def test_pareto_front_against_brute_force():
     import numpy as np
 
-    from privcheck.html_report import pareto
+    from privcheck.html_report.anonymization_charts import pareto
 
     rng = np.random.default_rng(0)
     for _ in range(50):
@@ -669,7 +672,7 @@ def test_text_from_the_data_is_drawn_and_written_literally_in_every_report(tmp_p
 def test_a_plot_draws_dollar_signs_as_text():
     """The plot helpers themselves: a legend, tick labels and a title with TeX-looking text are
     drawn (no exception) and the SVG holds the text as written."""
-    from privcheck.html_report import section_plot
+    from privcheck.html_report.page import section_plot
 
     svg = section_plot(
         Section(

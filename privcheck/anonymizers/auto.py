@@ -40,7 +40,7 @@ from privcheck.hookspecs import hookimpl
 from privcheck.plugins import anonymizer_registry, model_registry
 from privcheck.policy import Policy
 from privcheck.report import AnonymizationReport
-from privcheck.risk.prosecutor import policy_k, prosecutor_risk
+from privcheck.risk.population.prosecutor import policy_k, prosecutor_risk
 
 #: the candidates, in the order that breaks ties
 CANDIDATES = ("mingen", "mondrian", "local-suppression", "safepub")

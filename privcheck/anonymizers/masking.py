@@ -472,8 +472,8 @@ class Mdav(MaskingAnonymizer):
 
         def replay_from_clusters(inputs):  # AttackInputs -> RiskOutcome
             # the replay would find exactly the clusters the method just made
-            from privcheck.risk.multivariate_transparency import microaggregation_replay
             from privcheck.risk.outcome import from_linkage
+            from privcheck.risk.transparency.multivariate import microaggregation_replay
 
             rest = {k: v for k, v in params.items() if k != "knowledge"}
             return from_linkage(

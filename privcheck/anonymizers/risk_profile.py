@@ -5,7 +5,7 @@ data. After: the release's classes as ``privcheck check`` forms them from the wr
 off the class table the anonymizer's own re-check judged (``Report._judged``, set by
 ``checker.check_table``), so suppressed records (left out, or ``*`` rows) do not count and a
 ``*`` cell is read per the policy's ``suppressed_cells``. Both are class tables; the figures
-come from ``privcheck.risk.prosecutor``, which ``privcheck compare`` can share.
+come from ``privcheck.risk.population.prosecutor``, which ``privcheck compare`` can share.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from privcheck.classes import ClassTable, count, group
 from privcheck.encoding import EncodedTable
 from privcheck.policy import Attribute, Policy
 from privcheck.report import AnonymizationReport, ProsecutorRisk, RiskProfile, SizeHistogram
-from privcheck.risk.prosecutor import (
+from privcheck.risk.population.prosecutor import (
     RISK_BINS,
     policy_k,
     prosecutor_risk,

@@ -153,9 +153,13 @@ def sort_groups(agg: pd.DataFrame, policy: Policy) -> pd.DataFrame:
 def engine_columns(frame: Any) -> list[str]:
     """The column names of an engine frame (Spark, polars eager or lazy, pyarrow, DuckDB),
     read from its schema: no job runs."""
-    from privcheck.engines.narwhals_engine import to_narwhals
+    from privcheck.engines.narwhals_engine import _engine_error, to_narwhals
 
-    return [str(c) for c in to_narwhals(frame).columns]
+    nf = to_narwhals(frame)
+    try:  # (a lazy frame reads its schema here: an unreadable file fails now)
+        return [str(c) for c in nf.columns]
+    except Exception as exc:  # an engine's own error (polars ComputeError, DuckDB IOException)
+        raise _engine_error(frame, exc) from None
 
 
 def is_engine_frame(data: Any) -> bool:

@@ -61,6 +61,37 @@ def _scan_target(path: str) -> str:
     return path
 
 
+def read_spark(spark: Any, data: str | Path) -> Any:
+    """A Spark DataFrame over a Parquet file, folder or glob, or a CSV/TSV file or glob.
+
+    CSV is read as pandas reads it in privcheck: every column a string (ZIP codes keep their
+    leading zeros), a header row, only an empty field missing. Paths with a scheme (s3://,
+    hdfs://, dbfs:/) go to Spark unchecked; local ones are checked first for a clear message.
+    """
+    text = str(data)
+    fmt = data_format(text)
+    matches = local_matches(text)
+    reader = spark.read
+    if fmt == "csv":  # (a file that does not decode is refused here, in privcheck's words)
+        from privcheck.io import current_encoding, encoding_for, is_utf8, sniff_delimiter
+
+        encoding = encoding_for(matches[0]) if matches else current_encoding()
+        sep = sniff_delimiter(matches[0], encoding) if matches else ","
+    try:
+        if fmt == "csv":
+            return (
+                reader.option("header", "true")
+                .option("sep", sep)
+                .option("inferSchema", "false")
+                .option("encoding", "UTF-8" if is_utf8(encoding) else encoding)
+                .csv(text)
+            )
+        return reader.parquet(text)
+    except Exception as exc:  # AnalysisException and friends: one line, exit code 2
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise DataError(f"spark cannot read {text}: {first}") from None
+
+
 def open_frame(data: str | Path, engine: str = "pandas", spark_master: str = "local[*]") -> Any:
     """The data at ``data`` as a frame of ``engine`` (pandas, polars, duckdb or spark)."""
     text = str(data)
@@ -71,7 +102,7 @@ def open_frame(data: str | Path, engine: str = "pandas", spark_master: str = "lo
 
         return read_table(data)
     if engine == "spark":
-        from privcheck.engines.spark_engine import get_spark, read_spark
+        from privcheck.engines.spark_engine import get_spark
 
         local_matches(text)  # a wrong path fails before a JVM starts
         return read_spark(get_spark(spark_master), text)

@@ -1,10 +1,10 @@
-"""What Spark needs beyond narwhals: a session, and reading Parquet/CSV files, folders and globs.
+"""What Spark needs beyond narwhals: a session, and selecting columns by their literal names.
 
 The check itself goes through the narwhals engine like every other backend; this module only
-starts (or reuses) a SparkSession and opens the data as a Spark DataFrame. On a cluster
-(spark-submit, Databricks) a session already exists and is reused untouched; locally a small
-session is started with settings that suit one machine (no web UI, few shuffle partitions,
-Arrow transfers).
+starts (or reuses) a SparkSession, in which ``privcheck.engines.readers.read_spark`` opens the
+data as the readers of the other engines do. On a cluster (spark-submit, Databricks) a session
+already exists and is reused untouched; locally a small session is started with settings that
+suit one machine (no web UI, few shuffle partitions, Arrow transfers).
 """
 
 from __future__ import annotations
@@ -64,39 +64,6 @@ def _java_home_ok() -> bool:
 
     home = os.environ.get("JAVA_HOME")
     return bool(home) and (Path(home) / "bin" / "java").exists()
-
-
-def read_spark(spark: Any, data: str | Path) -> Any:
-    """A Spark DataFrame over a Parquet file, folder or glob, or a CSV/TSV file or glob.
-
-    CSV is read as pandas reads it in privcheck: every column a string (ZIP codes keep their
-    leading zeros), a header row, only an empty field missing. Paths with a scheme (s3://,
-    hdfs://, dbfs:/) go to Spark unchecked; local ones are checked first for a clear message.
-    """
-    from privcheck.engines.readers import data_format, local_matches
-
-    text = str(data)
-    fmt = data_format(text)
-    matches = local_matches(text)
-    reader = spark.read
-    if fmt == "csv":  # (a file that does not decode is refused here, in privcheck's words)
-        from privcheck.io import current_encoding, encoding_for, is_utf8, sniff_delimiter
-
-        encoding = encoding_for(matches[0]) if matches else current_encoding()
-        sep = sniff_delimiter(matches[0], encoding) if matches else ","
-    try:
-        if fmt == "csv":
-            return (
-                reader.option("header", "true")
-                .option("sep", sep)
-                .option("inferSchema", "false")
-                .option("encoding", "UTF-8" if is_utf8(encoding) else encoding)
-                .csv(text)
-            )
-        return reader.parquet(text)
-    except Exception as exc:  # AnalysisException and friends: one line, exit code 2
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise DataError(f"spark cannot read {text}: {first}") from None
 
 
 def select_renamed(frame: Any, names: dict[str, str]) -> Any:

@@ -4,7 +4,7 @@ threshold: t, estimator: pitman | zayatz | snb | dankar}``.
 The share of the population that is unique on the released quasi-identifiers, estimated from the
 sample's class sizes and the population size N (``population: {size: N}``, or a population
 table's total), must be ≤ t. ``value`` is that estimated share (uniques / N). The estimators are in
-``privcheck.risk.population_estimators``; ``dankar`` is Dankar et al. (2012)'s decision rule.
+``privcheck.risk.population.estimators``; ``dankar`` is Dankar et al. (2012)'s decision rule.
 
 An estimator that does not converge (NaN) cannot vouch for the data: the table then holds only if
 it has no sample uniques (ARX's rule), and ``value`` is null.
@@ -52,7 +52,7 @@ def estimated_share(sizes: np.ndarray, population: int, estimator: str) -> float
     if len(sizes) == 0:
         return 0.0
     # (the estimators need SciPy: imported when a policy uses the model, not when it is listed)
-    from privcheck.risk.population_estimators import population_uniques
+    from privcheck.risk.population.estimators import population_uniques
 
     uniques, _ = population_uniques(sizes, population, estimator)
     return uniques / population

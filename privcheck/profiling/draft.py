@@ -2,11 +2,14 @@
 
 The steps, each in its own module: read every column once (``columns``), type it (``types``),
 recognise its values on a sample (``recognizers``), decide its role (``rules``; a catalog's
-tags win, ``tags``), build a hierarchy for every quasi-identifier (``hierarchies``), choose the
-models (k-anonymity; distinct l-diversity per sensitive attribute with at least l values), and
-check the table against the draft as ``privcheck check`` will (the closing summary: records
-unique on the quasi-identifiers, what the check will say). ``write_draft`` writes the policy
-(YAML, a comment on every line, ``writer``) and its table hierarchies, all or nothing.
+tags win, ``tags``), build a hierarchy for every quasi-identifier (``hierarchies``); then read
+the columns together: the person key (``individual``), a first-name and last-name pair
+(``name_rules``), one age-like quasi-identifier (``age_like``), postal codes nested in a place
+(``postcodes``); choose the models (k-anonymity; distinct l-diversity per sensitive attribute
+with at least l values), and check the table against the draft as ``privcheck check`` will (the
+closing summary: records unique on the quasi-identifiers, what the check will say).
+``write_draft`` writes the policy (YAML, a comment on every line, ``writer``) and its table
+hierarchies, all or nothing.
 
 The draft is made to run: every hierarchy ends in ``*``, ``missing: own_class`` is set when a
 quasi-identifier or sensitive column has missing values, an l-diversity model is only written
@@ -22,7 +25,6 @@ import os
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -31,17 +33,22 @@ import pyarrow as pa
 
 from privcheck.errors import DataError, PolicyError, listing
 from privcheck.policy import Policy, parse_policy
-from privcheck.profiling import hierarchies, recognizers, rules, writer
+from privcheck.profiling import hierarchies, rules, writer
+from privcheck.profiling.age_like import keep_one_age_like
 from privcheck.profiling.columns import (
     SAMPLE_SIZE,
-    ColumnData,
     arrow_table,
     column_data,
     plain_columns,
     sample_rows,
 )
-from privcheck.profiling.individual import Individual, find_individual, per_person
-from privcheck.profiling.preview import PREVIEW_ROWS, Preview, release_preview
+from privcheck.profiling.decision import Decision
+from privcheck.profiling.individual import draft_individual
+from privcheck.profiling.name_rules import pair_names
+from privcheck.profiling.postcodes import nest_postcodes
+from privcheck.profiling.preview import PREVIEW_ROWS, release_preview
+from privcheck.profiling.profile import ColumnProfile, Profile
+from privcheck.profiling.recognizers import detect_column
 from privcheck.profiling.tags import (
     REVIEW,
     absent_columns,
@@ -51,114 +58,11 @@ from privcheck.profiling.tags import (
     require_some_present,
     tag_roles,
 )
-from privcheck.profiling.types import TypeInfo, infer
+from privcheck.profiling.types import infer
 
 #: suppression limit of a draft when none is given: one record in twenty may be suppressed
 DEFAULT_SUPPRESSION = 0.05
 ROLES = ("identifier", "quasi_identifier", "sensitive", "insensitive")
-
-
-@dataclass
-class ColumnProfile:
-    """What the profile says of one column (the keys of ``privcheck init --format json``)."""
-
-    name: str
-    type: str
-    distinct: int
-    missing_share: float
-    unique_share: float
-    pattern: str | None
-    role: str
-    reason: str
-    review: bool
-    hierarchy: dict[str, Any] | None = None
-    #: the built hierarchy (table rows, file separator), for ``write_draft``
-    built: hierarchies.Built | None = field(default=None, repr=False)
-    #: the column's missing values (``missing: own_class`` when it is a QI or sensitive)
-    n_missing: int = field(default=0, repr=False)
-    #: what the rules read the column as (age, birth, postal …) and whether a catalog tag set
-    #: its role
-    concept: str | None = field(default=None, repr=False)
-    tagged: bool = field(default=False, repr=False)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "type": self.type,
-            "distinct": self.distinct,
-            "missing_share": round(self.missing_share, 6),
-            "unique_share": round(self.unique_share, 6),
-            "pattern": self.pattern,
-            "role": self.role,
-            "reason": self.reason,
-            "review": self.review,
-            "hierarchy": self.hierarchy,
-        }
-
-
-@dataclass
-class Profile:
-    """The profile of a table and the draft's figures."""
-
-    source: str | None
-    rows: int
-    columns: list[ColumnProfile]
-    sample_size: int
-    k: int
-    l: int  # noqa: E741
-    suppression_limit: float
-    missing: str | None
-    #: records unique on the drafted quasi-identifiers (None: the check was not run)
-    unique_records: int | None = None
-    #: what ``privcheck check`` says of the table under the draft
-    check: dict[str, Any] | None = None
-    #: what ``privcheck anonymize`` will cost: ``auto`` on a row sample (None: not run)
-    preview: Preview | None = None
-    seconds: float = 0.0
-    #: what the draft changed from what was asked (a k lowered to the records there are), and
-    #: the warnings
-    notes: list[str] = field(default_factory=list)
-    #: what the user must hear even with --quiet (tags of columns the data does not have);
-    #: each is also one of the notes
-    warnings: list[str] = field(default_factory=list)
-    #: the policy file and hierarchy files written (``write_draft``)
-    policy_path: str | None = None
-    hierarchy_files: list[str] = field(default_factory=list)
-    #: the column that identifies the person when people have several rows (``individual``)
-    individual: str | None = None
-    #: why it was drafted (the policy line's comment)
-    individual_reason: str | None = None
-
-    @property
-    def quasi_identifiers(self) -> list[str]:
-        return [c.name for c in self.columns if c.role == "quasi_identifier"]
-
-    def column(self, name: str) -> ColumnProfile:
-        return next(c for c in self.columns if c.name == name)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "rows": self.rows,
-            "sample_size": self.sample_size,
-            "policy": self.policy_path,
-            "hierarchy_files": self.hierarchy_files,
-            "k": self.k,
-            "l": self.l,
-            "suppression_limit": self.suppression_limit,
-            "missing": self.missing or "error",
-            "quasi_identifiers": self.quasi_identifiers,
-            "individual": self.individual,
-            "unique_records": self.unique_records,
-            "check": self.check,
-            "preview": None if self.preview is None else self.preview.to_dict(),
-            "notes": self.notes,
-            "seconds": round(self.seconds, 4),
-            "columns": [c.to_dict() for c in self.columns],
-        }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
 
 
 class Draft(NamedTuple):
@@ -215,19 +119,12 @@ def _validate_parameters(k: int, l: int, suppression: float | None, n_rows: int)
         )
 
 
-def _detect(col: ColumnData, info: TypeInfo) -> recognizers.Detection:
-    if info.type in ("boolean", "date") or len(col.sample_values) == 0:
-        return recognizers.Detection({}, 0.0, {})
-    free = info.type == "text" and info.mean_length >= 15 and info.spaced_share >= 0.3
-    return recognizers.detect(col.sample_values, col.sample_weights, free_text=free)
-
-
-def _apply_tag(decision: rules.Decision, tagged: str) -> rules.Decision:
+def _apply_tag(decision: Decision, tagged: str) -> Decision:
     """The catalog's role, with the profile's disagreement (if any) in the reason. A tag that
     marks personal data without its role (``review``) keeps the profile's role, to review."""
     if tagged == REVIEW:
         profile_says = decision.reason.removeprefix("review: ")
-        return rules.Decision(
+        return Decision(
             decision.role,
             "review: tagged personal data in the catalog, its role not said; the profile says "
             f"{decision.role}: {profile_says}",
@@ -239,14 +136,14 @@ def _apply_tag(decision: rules.Decision, tagged: str) -> rules.Decision:
     undecided = decision.review and decision.role == "insensitive"
     if decision.role != tagged and not undecided:
         profile_says = decision.reason.removeprefix("review: ")
-        return rules.Decision(
+        return Decision(
             tagged,
             f"review: {reason}, but the profile says {decision.role}: {profile_says}",
             True,
             decision.concept,
             decision.pattern,
         )
-    return rules.Decision(tagged, reason, False, decision.concept, decision.pattern)
+    return Decision(tagged, reason, False, decision.concept, decision.pattern)
 
 
 def _profile_column(
@@ -261,7 +158,7 @@ def _profile_column(
     quasi-identifier, a hierarchy."""
     col = column_data(column, name, positions)
     info = infer(col)
-    decision = rules.decide(col, info, _detect(col, info))
+    decision = rules.decide(col, info, detect_column(col, info))
     if tagged is not None:
         decision = _apply_tag(decision, tagged)
     profile = ColumnProfile(
@@ -391,10 +288,10 @@ def draft_policy(
     with ThreadPoolExecutor(workers) as pool:  # Arrow's kernels release the GIL
         done = dict(zip(heavy, pool.map(one, heavy), strict=True))
     columns = [done[n] for n in names]
-    individual = _draft_individual(table, columns, positions, seed, notes)
-    rules.pair_names(columns)  # a first-name column beside a last-name column: one pair
-    _one_age_like(columns)
-    _nest_postcodes(table, columns)
+    individual = draft_individual(table, columns, positions, seed, notes)
+    pair_names(columns)  # a first-name column beside a last-name column: one pair
+    keep_one_age_like(columns)
+    nest_postcodes(table, columns)
 
     missing = any(c.n_missing for c in columns if c.role in ("quasi_identifier", "sensitive"))
     limit = DEFAULT_SUPPRESSION if suppression is None else float(suppression)
@@ -419,121 +316,6 @@ def draft_policy(
         profile.preview = release_preview(table, policy, preview_rows, seed)
     profile.seconds = time.perf_counter() - started
     return Draft(policy, profile)
-
-
-def _draft_individual(
-    table: pa.Table,
-    columns: list[ColumnProfile],
-    positions: np.ndarray,
-    seed: int,
-    notes: list[str],
-) -> Individual | None:
-    """Find the column that identifies the person (``profiling.individual``); when there is
-    one, make it the draft's ``individual`` (an identifier, left out of the attributes) and
-    turn into identifiers the columns that are unique per person, not per row."""
-    found = find_individual(table, columns, seed)
-    if found is None:
-        return None
-    key = next(c for c in columns if c.name == found.name)
-    key.role, key.review, key.hierarchy, key.built = "identifier", False, None, None
-    key.reason = f"the individual (classes count people): {found.reason}"
-    for name, decision in per_person(table, found, columns, positions, _detect, infer):
-        c = next(c for c in columns if c.name == name)
-        c.role, c.hierarchy, c.built = "identifier", None, None
-        c.review = decision.review or decision.reason.startswith("review:")
-        c.pattern = decision.pattern or c.pattern
-        c.reason = (
-            f"{decision.reason} — counted per person of {found.name!r}: its values repeat "
-            "over each person's records"
-        )
-    notes.append(
-        f"a person has several rows: {found.name!r} identifies the person "
-        f"({found.n_people:,} people in {found.n_rows:,} records), so the models count people "
-        "per class, not records"
-    )
-    return found
-
-
-def _one_age_like(columns: list[ColumnProfile]) -> None:
-    """Of the quasi-identifiers named like an age, a date or year of birth, keep one; the
-    others become identifiers with a review mark (``rules.one_age_like``)."""
-    from privcheck.profiling.vocabulary import concept_of_name
-
-    found = []
-    for c in columns:
-        named = concept_of_name(c.name)
-        if c.role == "quasi_identifier" and named and named.concept.name in rules.AGE_LIKE:
-            concept = c.concept if c.concept in rules.AGE_LIKE else named.concept.name
-            found.append(rules.AgeLike(c.name, concept, c.type, c.tagged))
-    chosen = rules.one_age_like(found)
-    if chosen is None:
-        return
-    kept, others = chosen
-    for c in columns:
-        if c.name in others:
-            c.role, c.reason, c.review = "identifier", others[c.name], True
-            c.hierarchy = c.built = None
-    names = ", ".join(repr(n) for n in others)
-    keeper = next(c for c in columns if c.name == kept)
-    what = rules.age_like_rank(next(a for a in found if a.name == kept))[1]
-    keeper.reason += (
-        f"; the one age-like quasi-identifier: {what} loses least for the same protection "
-        f"({names}: the same information, left out and marked for review)"
-    )
-
-
-#: a postal code lies in one place when at least this share of its rows say the same place
-NESTED_SHARE = 0.99
-#: postal codes are only seen to nest when each is held by this many rows on average (codes
-#: held by one or two records each — one person's visits — lie in one place trivially)
-NESTED_REPEATS = 5
-
-
-def _nest_postcodes(table: pa.Table, columns: list[ColumnProfile]) -> None:
-    """A postal code that lies in one place of a place column (every postcode's rows name one
-    city, bar 1 %) generalizes to that place: its hierarchy becomes postcode → place → the
-    place's own levels. Masking its digits would group postcodes of different places, and the
-    pair (postcode, place) would split every class twice; nested, the postcode at its place
-    level costs nothing the place column does not already cost — the hierarchy an ARX user
-    writes for nested geography. Only postcodes held by several records each can show it."""
-    postal = [c for c in columns if c.role == "quasi_identifier" and c.concept == "postal"]
-    places = [
-        c
-        for c in columns
-        if c.role == "quasi_identifier"
-        and c.concept == "geography"
-        and c.type == "text"
-        and c.built is not None
-        and c.built.rows is not None
-    ]
-    if not postal or not places:
-        return
-    from privcheck.encoding import string_labels
-
-    for code in postal:
-        present = table.num_rows - code.n_missing
-        if code.distinct > present / NESTED_REPEATS:  # near-unique codes nest in anything
-            continue
-        candidates = [p for p in places if 5 <= p.distinct <= code.distinct / 2]
-        for place in sorted(candidates, key=lambda p: -p.distinct):
-            pairs = (
-                pa.table({"code": table.column(code.name), "place": table.column(place.name)})
-                .group_by(["code", "place"])
-                .aggregate([("code", "count")])
-            )
-            codes = string_labels(np.asarray(pairs.column("code").to_pylist(), dtype=object))
-            where = string_labels(np.asarray(pairs.column("place").to_pylist(), dtype=object))
-            counts = pairs.column("code_count").to_numpy()
-            rows = hierarchies.nested_rows(codes, where, counts, place.built.rows, NESTED_SHARE)
-            if rows is None:
-                continue
-            code.built = hierarchies.table(rows, f"postal codes → the {place.name} they lie in")
-            code.hierarchy = code.built.spec
-            code.reason += (
-                f"; hierarchy: each postal code lies in one {place.name} (as the data shows): "
-                f"postal code → its {place.name} → as {place.name!r}"
-            )
-            break
 
 
 def models(profile: Profile) -> list[dict[str, Any]]:

@@ -25,18 +25,22 @@ a name repeated over one person's visits reads as unique to that person, which i
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from privcheck.classes import sorted_factorize
+from privcheck.errors import listing
 from privcheck.profiling import rules, vocabulary
 from privcheck.profiling.columns import ColumnData, column_data
+from privcheck.profiling.decision import Decision
+from privcheck.profiling.recognizers import detect_column
+from privcheck.profiling.types import infer
 
 if TYPE_CHECKING:
-    from privcheck.profiling.draft import ColumnProfile
+    from privcheck.profiling.profile import ColumnProfile
 
 #: at least this many people (distinct key values) …
 MIN_PEOPLE = 20
@@ -183,9 +187,7 @@ def find_individual(
         return None
     _, c, constant, n_people, most = max(found, key=lambda f: f[0])
     n = table.num_rows
-    shown = ", ".join(constant[:4]) + (
-        f" and {len(constant) - 4} more" if len(constant) > 4 else ""
-    )
+    shown = listing(constant, 4)
     reason = (
         f"{n_people:,} values over {n:,} rows (1–{most} rows each) with {shown} the same on "
         "every row of each: one person per value, several records per person"
@@ -198,12 +200,10 @@ def per_person(
     individual: Individual,
     profiles: list[ColumnProfile],
     positions: np.ndarray,
-    detect: Any,
-    infer: Any,
-) -> list[tuple[str, rules.Decision]]:
+) -> list[tuple[str, Decision]]:
     """Columns that are identifiers once their values are counted per person (a name repeated
     over one person's visits): ``(column, decision)`` for each column whose role this changes
-    to identifier. ``detect`` and ``infer`` are the draft's own value detection and typing."""
+    to identifier. Each is typed and its values recognised as the draft does."""
     key, _ = _codes(table.column(individual.name))
     n_people = individual.n_people
     out = []
@@ -218,7 +218,7 @@ def per_person(
         if people_col is None:
             continue
         info = infer(col)
-        decision = rules.decide(people_col, info, detect(col, info))
+        decision = rules.decide(people_col, info, detect_column(col, info))
         if decision.role == "identifier":
             out.append((c.name, decision))
     return out
@@ -252,3 +252,36 @@ def _counted_per_person(
         _python=None,
         _strings=None,
     )
+
+
+def draft_individual(
+    table: pa.Table,
+    columns: list[ColumnProfile],
+    positions: np.ndarray,
+    seed: int,
+    notes: list[str],
+) -> Individual | None:
+    """Find the column that identifies the person (``find_individual``); when there is one,
+    make it the draft's ``individual`` (an identifier, left out of the attributes) and turn
+    into identifiers the columns that are unique per person, not per row."""
+    found = find_individual(table, columns, seed)
+    if found is None:
+        return None
+    key = next(c for c in columns if c.name == found.name)
+    key.role, key.review, key.hierarchy, key.built = "identifier", False, None, None
+    key.reason = f"the individual (classes count people): {found.reason}"
+    for name, decision in per_person(table, found, columns, positions):
+        c = next(c for c in columns if c.name == name)
+        c.role, c.hierarchy, c.built = "identifier", None, None
+        c.review = decision.review or decision.reason.startswith("review:")
+        c.pattern = decision.pattern or c.pattern
+        c.reason = (
+            f"{decision.reason} — counted per person of {found.name!r}: its values repeat "
+            "over each person's records"
+        )
+    notes.append(
+        f"a person has several rows: {found.name!r} identifies the person "
+        f"({found.n_people:,} people in {found.n_rows:,} records), so the models count people "
+        "per class, not records"
+    )
+    return found

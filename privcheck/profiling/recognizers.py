@@ -22,12 +22,17 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from privcheck.profiling import checksums
+
+if TYPE_CHECKING:
+    from privcheck.profiling.columns import ColumnData
+    from privcheck.profiling.types import TypeInfo
 
 #: a column is of a kind when at least this share of its sampled values are
 KIND_SHARE = 0.5
@@ -395,3 +400,12 @@ def detect(values: pa.Array, weights: np.ndarray, free_text: bool = False) -> De
             if share_in > 0:
                 inside[rec.name] = share_in
     return Detection(shares, float(weights[any_identifier].sum()) / total, inside)
+
+
+def detect_column(col: ColumnData, info: TypeInfo) -> Detection:
+    """What the sampled values of a typed column are (``detect``): nothing for booleans,
+    dates or a column without values; long spaced text is read as free text."""
+    if info.type in ("boolean", "date") or len(col.sample_values) == 0:
+        return Detection({}, 0.0, {})
+    free = info.type == "text" and info.mean_length >= 15 and info.spaced_share >= 0.3
+    return detect(col.sample_values, col.sample_weights, free_text=free)

@@ -5,8 +5,8 @@ say."""
 from __future__ import annotations
 
 from privcheck.errors import listing
-from privcheck.profiling.draft import Profile
-from privcheck.profiling.rules import pct
+from privcheck.profiling.decision import pct
+from privcheck.profiling.profile import Profile
 
 _ROLE = {
     "identifier": "identifier",

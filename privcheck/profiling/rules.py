@@ -23,15 +23,20 @@ review it, and the concept the hierarchy builder uses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
-import pyarrow.compute as pc
 
 from privcheck.errors import listing
-from privcheck.profiling import names, recognizers, vocabulary
+from privcheck.profiling import recognizers, vocabulary
 from privcheck.profiling.columns import ColumnData
 from privcheck.profiling.dates import format_name
+from privcheck.profiling.decision import Decision, pct, sampled
+from privcheck.profiling.name_rules import (
+    handles_decision,
+    name_reading,
+    names_contradict,
+    names_decision,
+    person_name_share,
+)
 from privcheck.profiling.types import TypeInfo
 
 #: a column is near-unique when at least this share of its rows with a value hold a value no
@@ -43,33 +48,6 @@ MIN_ROWS_FOR_UNIQUENESS = 10
 CODE_DISTINCT = 0.5
 #: vocabularies are matched on columns with at most this many distinct values
 VOCABULARY_DOMAIN = 200
-
-
-@dataclass
-class Decision:
-    """A column's drafted role."""
-
-    role: str
-    reason: str
-    review: bool = False
-    #: what the column is (age, sex, postal, birth, date, health …): the hierarchy builder's cue
-    concept: str | None = None
-    #: the first detected pattern (the profile's ``pattern``)
-    pattern: str | None = None
-
-
-def pct(share: float) -> str:
-    """A share as a percentage the way a reader says it (99 %, 0.4 %, 100 % only when all)."""
-    value = 100.0 * share
-    if value == 0 or value >= 99.95:
-        return f"{value:.0f} %"
-    if value >= 10:
-        return f"{min(round(value), 99)} %"
-    return f"{value:.1f} %"
-
-
-def _sampled(col: ColumnData) -> str:
-    return f"{col.sample_size:,} sampled values" if col.sample_size < col.n_present else "values"
 
 
 def type_pattern(col: ColumnData, info: TypeInfo) -> str | None:
@@ -132,110 +110,6 @@ def vocabulary_evidence(col: ColumnData) -> tuple[str, str, str, float] | None:
     return best
 
 
-#: a person's full name: capitalised words (an initial, a particle) — Mary Smith, Anna van Dijk
-_PERSON_NAME = (
-    r"^[A-Z][a-z'\-]+(?:\s(?:[A-Z]\.|[A-Z][a-z'\-]+|van|von|de|da|del|di|le|la))*"
-    r"\s[A-Z][a-z'\-]+$"
-)
-
-
-def person_name_share(col: ColumnData) -> float:
-    """Share of sampled rows whose value reads as a person's full name (``Mary Smith``)."""
-    sample, weights = col.sample_values, col.sample_weights
-    if len(sample) == 0:
-        return 0.0
-    hit = np.asarray(
-        pc.fill_null(pc.match_substring_regex(sample, _PERSON_NAME), False).to_numpy(
-            zero_copy_only=False
-        ),
-        dtype=bool,
-    )
-    return float(weights[hit].sum()) / float(weights.sum())
-
-
-#: a column reads as person names when at least this share of its sampled rows do …
-NAME_SHARE = 0.5
-#: … and at least this share of its distinct values (a category with one frequent value that
-#: happens to be a name is not a column of names)
-NAME_DISTINCT_SHARE = 0.4
-#: from this share on (below NAME_SHARE) the column is a names column to review
-NAME_REVIEW_SHARE = 0.3
-#: a column of names has at least this many distinct values, and at least
-#: ``NAME_MANY`` of them or one per ``1 / NAME_SPREAD`` rows (departments, job titles and a
-#: handful of cities are categories, whatever their words)
-NAME_MIN_DISTINCT = 8
-NAME_MANY = 30
-NAME_SPREAD = 0.2
-#: a column of user names: at least this share of sampled rows read as handles
-HANDLE_SHARE = 0.6
-
-
-def _name_candidate(col: ColumnData, info: TypeInfo) -> bool:
-    """Text that could be names: enough distinct values, not long free text."""
-    if info.type != "text" or info.mean_length > 60:
-        return False
-    if col.distinct < min(NAME_MIN_DISTINCT, max(3, col.n_present // 2)):
-        return False
-    return col.distinct >= NAME_MANY or col.distinct_share >= NAME_SPREAD
-
-
-def name_reading(col: ColumnData, info: TypeInfo, evidence=None) -> names.NameReading | None:
-    """How the column's sampled values read as person names (None: not a candidate, or its
-    values already read as a vocabulary — countries, sexes, statuses — in 80 % of rows)."""
-    if not _name_candidate(col, info) or (evidence is not None and evidence[3] >= 0.8):
-        return None
-    return names.read_column(col.sample_values, col.sample_weights)
-
-
-def _reads_as_names(reading: names.NameReading | None, evidence) -> bool:
-    if reading is None or reading.share < NAME_SHARE:
-        return False
-    if reading.distinct_share < NAME_DISTINCT_SHARE or reading.strong_share < NAME_REVIEW_SHARE:
-        return False
-    return evidence is None or evidence[3] < reading.share
-
-
-def _names_decision(col: ColumnData, reading: names.NameReading, evidence) -> Decision | None:
-    """An identifier when the values read as person names, whatever the column is called."""
-    what = f"{pct(reading.share)} of {_sampled(col)} read as {reading.kind}"
-    if _reads_as_names(reading, evidence):
-        return Decision(
-            "identifier",
-            f"{what} (known given and family names, any script): a person's name",
-            pattern=reading.pattern,
-        )
-    if (
-        reading.share >= NAME_REVIEW_SHARE
-        and reading.distinct_share >= NAME_REVIEW_SHARE
-        and (evidence is None or evidence[3] < reading.share)
-    ):
-        return Decision(
-            "identifier",
-            f"review: {what}: a column of names? (an identifier until you decide)",
-            True,
-            pattern=reading.pattern,
-        )
-    return None
-
-
-def _handles_decision(col: ColumnData, info: TypeInfo) -> Decision | None:
-    """User names (``jsmith42``, ``maria.garcia``, ``@nick``): an identifier by their shape."""
-    if not _name_candidate(col, info) or info.spaced_share > 0.2:
-        return None
-    share = names.read_handles(col.sample_values, col.sample_weights)
-    if share < HANDLE_SHARE:
-        return None
-    review = share < 0.8
-    return Decision(
-        "identifier",
-        ("review: " if review else "")
-        + f"{pct(share)} of {_sampled(col)} read as user names (handles such as jsmith42, "
-        "maria.garcia, @nick): they point at one person",
-        review,
-        pattern="user-name",
-    )
-
-
 def _is_sequence(col: ColumnData, info: TypeInfo) -> bool:
     """Integers that are consecutive record numbers (1, 2, 3 … each once)."""
     if info.type != "integer" or info.low is None or info.high is None:
@@ -275,7 +149,7 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
     if best is not None and best.role == "identifier":
         return Decision(
             "identifier",
-            f"{pct(found.shares[best.name])} of {_sampled(col)} are {best.label}",
+            f"{pct(found.shares[best.name])} of {sampled(col)} are {best.label}",
             pattern=best.name,
         )
     if found.identifier_share >= recognizers.KIND_SHARE:
@@ -287,7 +161,7 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
         top = max(found.shares, key=found.shares.get)
         return Decision(
             "identifier",
-            f"{pct(found.identifier_share)} of {_sampled(col)} are {listing(kinds, 3, sep=' or ')}",
+            f"{pct(found.identifier_share)} of {sampled(col)} are {listing(kinds, 3, sep=' or ')}",
             pattern=top,
         )
     inside = {k: v for k, v in found.inside.items() if v >= recognizers.CONTAINS_SHARE}
@@ -295,7 +169,7 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
         kind = max(inside, key=inside.get)
         return Decision(
             "identifier",
-            f"free text: {pct(inside[kind])} of {_sampled(col)} contain "
+            f"free text: {pct(inside[kind])} of {sampled(col)} contain "
             f"{recognizers.by_name(kind).label}",
             pattern=kind,
         )
@@ -333,14 +207,14 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
     reading = name_reading(col, info, evidence)
     if named is not None:
         decision = _named_decision(col, info, named, evidence, pattern)
-        return _names_contradict(col, decision, reading, evidence)
+        return names_contradict(col, decision, reading, evidence)
 
     # 4b. values that read as person names or user names, whatever the column is called
     if reading is not None:
-        found_names = _names_decision(col, reading, evidence)
+        found_names = names_decision(col, reading, evidence)
         if found_names is not None:
             return found_names
-    handles = _handles_decision(col, info)
+    handles = handles_decision(col, info)
     if handles is not None:
         return handles
 
@@ -388,7 +262,7 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
     if info.type == "text" and person_name_share(col) >= 0.8 and col.distinct_share >= 0.3:
         return Decision(
             "identifier",
-            f"{pct(person_name_share(col))} of {_sampled(col)} read as personal names",
+            f"{pct(person_name_share(col))} of {sampled(col)} read as personal names",
             pattern="person-name",
         )
     if (
@@ -410,7 +284,7 @@ def decide(col: ColumnData, info: TypeInfo, found: recognizers.Detection) -> Dec
         role = best.role
         return Decision(
             role,
-            f"{pct(found.shares[best.name])} of {_sampled(col)} are {best.label}",
+            f"{pct(found.shares[best.name])} of {sampled(col)} are {best.label}",
             concept=best.concept,
             pattern=best.name,
         )
@@ -570,22 +444,6 @@ def _named_decision(col, info: TypeInfo, named, evidence, pattern) -> Decision:
     return Decision("quasi_identifier", reason, concept=concept.name, pattern=pattern)
 
 
-def _names_contradict(col, decision: Decision, reading, evidence) -> Decision:
-    """A column named like a quasi-identifier or a sensitive attribute whose values read as
-    person names keeps its role, marked for review: which one is it?"""
-    if decision.role == "identifier" or not _reads_as_names(reading, evidence):
-        return decision
-    reason = decision.reason.removeprefix("review: ")
-    return Decision(
-        decision.role,
-        f"review: {reason}, but {pct(reading.share)} of {_sampled(col)} read as "
-        f"{reading.kind}: if they are people's names, it is an identifier",
-        True,
-        decision.concept,
-        decision.pattern,
-    )
-
-
 def _near_unique(col, info: TypeInfo, unique: float, pattern) -> Decision | None:
     share = pct(unique)
     if info.type in ("text",):
@@ -659,118 +517,3 @@ def _numeric_guess(col, info: TypeInfo, pattern) -> Decision | None:
             pattern,
         )
     return None
-
-
-# --------------------------------------------------------------------------- columns together
-
-#: words of a column name that make it a first-name or a last-name column
-FIRST_NAME_WORDS = vocabulary._words(
-    "first_name firstname given_name givenname forename fname vorname prenom nombre voornaam "
-    "primeiro_nome nome_proprio"
-)
-LAST_NAME_WORDS = vocabulary._words(
-    "last_name lastname lname surname family_name familyname nachname familienname "
-    "nom_de_famille apellido apellidos cognome achternaam familienaam sobrenome"
-)
-
-
-def name_part(name: str, pattern: str | None) -> str | None:
-    """``first`` or ``last`` when a column holds first names or last names (its values said
-    so, or its name)."""
-    if pattern in ("first-name", "last-name"):
-        return pattern.split("-")[0]
-    tokens = vocabulary.name_tokens(name)
-    joined = "".join(tokens)
-    for part, words in (("first", FIRST_NAME_WORDS), ("last", LAST_NAME_WORDS)):
-        if any(vocabulary._keyword_matches(w, tokens, joined) for w in words):
-            return part
-    return None
-
-
-def pair_names(columns: list) -> None:
-    """A first-name column beside a last-name column name one person together: say so in the
-    reason of each (``columns``: the profile's columns, roles decided)."""
-    parts: dict[str, list] = {"first": [], "last": []}
-    for c in columns:
-        if c.role == "identifier" and not c.review:
-            part = name_part(c.name, c.pattern)
-            if part is not None:
-                parts[part].append(c)
-    if not parts["first"] or not parts["last"]:
-        return
-    for part, other in (("first", "last"), ("last", "first")):
-        names_ = ", ".join(repr(c.name) for c in parts[other])
-        for c in parts[part]:
-            c.reason += (
-                f"; with {names_} ({other} names) it names a person: one identifier pair, drop both"
-            )
-
-
-# --------------------------------------------------------------------------- one age-like QI
-
-#: concepts that say when a person was born: an age, a date or year of birth, an age group
-AGE_LIKE = frozenset({"age", "birth"})
-
-
-@dataclass
-class AgeLike:
-    """A quasi-identifier whose name says it is an age, a date or year of birth."""
-
-    name: str
-    concept: str
-    type: str
-    #: the catalog set its role (the profile does not override a catalog)
-    tagged: bool
-
-
-def age_like_rank(column: AgeLike) -> tuple[int, str]:
-    """How much a release loses by keeping ``column`` rather than another age-like column, for
-    the same protection (lower is better), and what it is.
-
-    An age or a birth year in whole years generalizes to every band the others could show (5,
-    10, 20 years) through one intervals hierarchy, at the least loss; a full date of birth
-    only reaches the same protection at its year level, and its finer levels are near-unique
-    (a release never keeps them); an age group is already banded and can show no less."""
-    numeric = column.type in ("integer", "decimal")
-    if column.concept == "age" and numeric:
-        return 0, "an age in years"
-    if column.concept == "birth" and numeric:
-        return 1, "a year of birth"
-    if column.type == "date":
-        return 2, "a full date of birth" if column.concept == "birth" else "a date"
-    return 3, "an age group" if column.concept == "age" else "a banded birth date"
-
-
-def one_age_like(columns: list[AgeLike]) -> tuple[str, dict[str, str]] | None:
-    """Of several age-like quasi-identifiers, the one to draft (the least loss for the same
-    protection) and, for each other one, the reason it is drafted an identifier with a review
-    mark instead. None when there are fewer than two.
-
-    They are the same information to an intruder — who knows a birth date knows the age —, so
-    drafting them all multiplies the quasi-identifiers without protecting anyone more, and the
-    release loses more everywhere; releasing the others in clear beside a generalized one would
-    undo its generalization. An identifier is left out of the release, which is what an ARX
-    user does with a redundant attribute (type 'identifying'); the review mark makes someone
-    decide to keep one as a second quasi-identifier. A catalog's choice stands: when the
-    catalog tagged an age-like column, only the untagged ones are left out.
-    """
-    if len(columns) < 2:
-        return None
-    tagged = [c for c in columns if c.tagged]
-    free = [c for c in columns if not c.tagged]
-    if not free:
-        return None
-    kept = tagged[0] if tagged else min(free, key=lambda c: age_like_rank(c)[0])
-    what = age_like_rank(kept)[1]
-    others = {}
-    for c in free:
-        if c is kept:
-            continue
-        theirs = age_like_rank(c)[1]
-        others[c.name] = (
-            f"review: {theirs}: to an intruder the same information as {kept.name!r} ({what}, "
-            "the one age-like quasi-identifier drafted); left out of the release (identifier) "
-            f"so it cannot undo the generalization of {kept.name!r}; make it a "
-            "quasi-identifier if the release needs it"
-        )
-    return kept.name, others

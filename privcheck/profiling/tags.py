@@ -1,7 +1,7 @@
 """Roles from a data catalog's tags: the catalog wins, the profile only flags a disagreement.
 
 A catalog (OpenMetadata, DataHub …) exports column → tags; the tags that name a role are those
-``privcheck.api.policy_from_tags`` reads (``DEFAULT_TAG_ROLES``: ``PII:Identifier``,
+``privcheck.api.policy_from_tags`` reads (``DEFAULT_TAG_ROLES`` here: ``PII:Identifier``,
 ``PII:Quasi-Identifier``, ``PII:Sensitive``, ``PII:Insensitive``, and OpenMetadata's
 ``PII.Sensitive`` (identifier), ``PII.NonSensitive`` (quasi-identifier), ``PII.None``
 (insensitive), ``PersonalData.SpecialCategory`` (sensitive) and ``PersonalData.Personal``
@@ -25,6 +25,55 @@ from privcheck.errors import PolicyError, PrivcheckError, listing
 #: what a tag says when it marks personal data without saying its role: the column gets an open
 #: decision (``review:``), which every gate refuses until a person makes it
 REVIEW = "review"
+
+#: catalog tag → policy role (compare case-insensitively, after stripping a DataHub tag URN
+#: prefix). privcheck's own ``PII:…`` tags name the roles; OpenMetadata's system
+#: classifications (its tagFQN, ``PII.Sensitive``, or the tag's name alone, ``Sensitive``) by
+#: their definitions: ``PII.Sensitive`` data identifies a person on its own (an identifier),
+#: ``PII.NonSensitive`` identifies in combination — zip, race, gender, date of birth (a
+#: quasi-identifier) —, ``PII.None`` is not personal (insensitive),
+#: ``PersonalData.SpecialCategory`` is GDPR's special categories (sensitive) and
+#: ``PersonalData.Personal`` is personal data of an unsaid kind (review)
+DEFAULT_TAG_ROLES: dict[str, str] = {
+    "pii:identifier": "identifier",
+    "pii:quasi-identifier": "quasi_identifier",
+    "pii:sensitive": "sensitive",
+    "pii:insensitive": "insensitive",
+    "pii.sensitive": "identifier",
+    "pii.nonsensitive": "quasi_identifier",
+    "pii.none": "insensitive",
+    "personaldata.specialcategory": "sensitive",
+    "personaldata.personal": REVIEW,
+}
+
+#: the classifications whose tags may be given by the tag's name alone (OpenMetadata's
+#: ``tagLabel.name``, without the classification of its ``tagFQN``)
+_CLASSIFICATIONS = ("pii.", "personaldata.")
+
+
+def normalise_tag(tag: str) -> str:
+    """A tag as compared: stripped, a DataHub ``urn:li:tag:`` prefix removed, case-folded."""
+    tag = tag.strip()
+    tag = tag.removeprefix("urn:li:tag:")
+    return tag.casefold()
+
+
+def tag_role(tag: str, roles: Mapping[str, str]) -> str | None:
+    """The role ``tag`` names in ``roles`` (normalised tag → role), or None: the tag as given,
+    else — a bare tag name such as ``NonSensitive`` — under an OpenMetadata classification."""
+    tag = normalise_tag(tag)
+    if tag in roles:
+        return roles[tag]
+    if "." not in tag and ":" not in tag:
+        for prefix in _CLASSIFICATIONS:
+            if prefix + tag in roles:
+                return roles[prefix + tag]
+    return None
+
+
+def roles_of(tags: Sequence[str], roles: Mapping[str, str]) -> list[str]:
+    """The distinct roles a column's tags name, sorted."""
+    return sorted({r for r in (tag_role(t, roles) for t in tags) if r is not None})
 
 
 def read_tags(path: str | Path) -> dict[str, list[str]]:
@@ -123,9 +172,7 @@ def tag_roles(tags: Mapping[str, Sequence[str]], columns: Sequence[str]) -> dict
 
     Columns the data does not have are skipped (``absent_columns`` says which); a column with
     tags for two roles is refused."""
-    from privcheck.api import DEFAULT_TAG_ROLES, _normalise_tag, roles_of
-
-    roles = {_normalise_tag(t): r for t, r in DEFAULT_TAG_ROLES.items()}
+    roles = {normalise_tag(t): r for t, r in DEFAULT_TAG_ROLES.items()}
     have = set(columns)
     out: dict[str, str] = {}
     for column, names in tags.items():

@@ -23,12 +23,13 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, Field
 
-from privcheck import __version__
 from privcheck.errors import DataError, PolicyError
 from privcheck.messages import shown_columns
 from privcheck.report import Section, SectionPlot, SectionTable, _fmt, draft_note
-from privcheck.risk.measures import AttackInputs, RiskMeasure, RiskOutcome
+from privcheck.risk.base import RiskMeasure
+from privcheck.risk.outcome import AttackInputs, RiskOutcome
 from privcheck.risk.results import RecordRiskSummary
+from privcheck.version import __version__
 
 #: points of the sorted risk curve in the report (records by risk, highest first)
 PROFILE_POINTS = 20

@@ -1,6 +1,6 @@
 """What an attack sees and what it returns, in the shape every risk report shares.
 
-Apart from ``privcheck.risk.measures`` (which imports every measure's module) so that an
+Apart from ``privcheck.risk.measures`` (which imports every family's measures) so that an
 anonymizer replaying one attack — MDAV's exposure replay — loads only that attack's module.
 """
 

@@ -38,7 +38,7 @@ from privcheck.classes import count
 from privcheck.encoding import encode, sensitive_read
 from privcheck.models.base import table_models
 from privcheck.policy import Policy
-from privcheck.risk.prosecutor import policy_k, prosecutor_risk, threshold
+from privcheck.risk.population.prosecutor import policy_k, prosecutor_risk, threshold
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from privcheck.io import read_table
 from privcheck.masking import rank_swap
 from privcheck.plugins import risk_registry
 from privcheck.risk.assess import assess
-from privcheck.risk.measures import AttackInputs
+from privcheck.risk.outcome import AttackInputs
 from privcheck.text_report import render_anonymization_text
 from tests.conftest import run_cli
 from tests.test_cli import assert_one_line_error

@@ -23,7 +23,7 @@ from privcheck.checker import check
 from privcheck.errors import DataError, PolicyError
 from privcheck.masking.rank_swapping import intruder_window
 from privcheck.plugins import anonymizer_registry
-from privcheck.risk.transparency import rank_swap_transparency
+from privcheck.risk.transparency.univariate import rank_swap_transparency
 from privcheck.text_report import render_anonymization_text
 from tests.conftest import run_cli
 

@@ -23,7 +23,7 @@ from privcheck.encoding import encode
 from privcheck.errors import DataError
 from privcheck.models.release_series import candidate_sets
 from privcheck.policy import load_policy
-from privcheck.risk.intersection import release_intersection
+from privcheck.risk.population.intersection import release_intersection
 
 SEXES = ["m", "f", "x"]
 

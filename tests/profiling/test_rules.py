@@ -9,7 +9,7 @@ import pytest
 
 from privcheck.profiling import vocabulary
 from privcheck.profiling.columns import column_data
-from privcheck.profiling.draft import _detect
+from privcheck.profiling.recognizers import detect_column as _detect
 from privcheck.profiling.rules import decide, pct
 from privcheck.profiling.types import infer
 

@@ -28,8 +28,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.io import read_table
-from privcheck.risk.membership import membership_inference
 from privcheck.risk.model_file import load_model_file, pickle_kind
+from privcheck.risk.synthetic.membership import membership_inference
 from tests.test_cli import assert_one_line_error
 
 ADULT = Path(__file__).resolve().parents[2] / "privcheck" / "data" / "adult" / "adult.csv"

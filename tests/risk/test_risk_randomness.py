@@ -18,10 +18,10 @@ from privcheck.html_report import render_risk_html
 from privcheck.masking import mdav
 from privcheck.plugins import risk_registry
 from privcheck.risk.assess import assess, intruder_rows, render_risk_text
-from privcheck.risk.measures import RiskMeasure
+from privcheck.risk.base import RiskMeasure
 from privcheck.risk.outcome import AttackInputs, RiskOutcome
-from tests.risk.test_intersection import POLICY as INTERSECTION_POLICY
-from tests.risk.test_intersection import _release, _table
+from tests.risk.population.test_intersection import POLICY as INTERSECTION_POLICY
+from tests.risk.population.test_intersection import _release, _table
 
 SEED = 918273645  # distinctive: it cannot appear in a report by chance
 CASC = Path(__file__).resolve().parents[1] / "data" / "casc"

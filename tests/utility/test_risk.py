@@ -13,7 +13,7 @@ import pytest
 
 import privcheck
 from privcheck.policy import parse_policy
-from privcheck.risk.prosecutor import DEFAULT_THRESHOLD
+from privcheck.risk.population.prosecutor import DEFAULT_THRESHOLD
 from privcheck.utility.risk import release_verdict, risk_threshold
 
 QIS = ["zip", "age", "sex"]
