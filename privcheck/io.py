@@ -171,8 +171,8 @@ def check_encoding(name: str) -> str:
         "".encode(name)  # (a codec that is not a text encoding is refused here)
     except (LookupError, TypeError, ValueError):
         raise DataError(
-            f"--encoding {name!r} is not an encoding Python knows for text; give e.g. utf-8, cp1252, "
-            "latin-1 or utf-16"
+            f"--encoding {name!r} is not an encoding Python knows for text; give e.g. utf-8, "
+            "cp1252, latin-1 or utf-16"
         ) from None
     return name
 

@@ -37,7 +37,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from privcheck import progress
-from privcheck.cli import configure_logging, main
+from privcheck.cli import main
+from privcheck.cli.entry import configure_logging
 
 #: examples per fuzz test: the suite's default, or the environment's for a longer local hunt
 CASES_ENV = "PRIVCHECK_FUZZ_CASES"
@@ -284,6 +285,5 @@ def assert_suppression_within_policy(
     n = len(read_table(data, encoding=encoding))
     kept = len(read_table(release))
     assert n - kept <= loaded.suppression_limit * n + 1e-9, (
-        f"{n - kept} of {n} records suppressed, above the policy's limit "
-        f"{loaded.suppression_limit}"
+        f"{n - kept} of {n} records suppressed, above the policy's limit {loaded.suppression_limit}"
     )

@@ -9,8 +9,8 @@ that Hypothesis prints a failing case in a form a person can replay.
 from __future__ import annotations
 
 import copy
-import functools
 import csv
+import functools
 import io
 import json
 import math
@@ -30,7 +30,13 @@ HEADER = ["zip", "age", "sex", "salary", "disease"]
 _ZIPS = ["02139", "02138", "02141", "02142", "10001", "10002", "10013", "10014"]
 _DISEASES = ["flu", "cold", "hiv", "asthma", "gastritis", "flu", "cold", "ulcer"]
 ROWS = [
-    [_ZIPS[i % 8], str(20 + (i * 7) % 45), "MF"[i % 2], f"{30000 + i * 1234.5:.1f}", _DISEASES[i % 8]]
+    [
+        _ZIPS[i % 8],
+        str(20 + (i * 7) % 45),
+        "MF"[i % 2],
+        f"{30000 + i * 1234.5:.1f}",
+        _DISEASES[i % 8],
+    ]
     for i in range(24)
 ]
 
@@ -284,7 +290,9 @@ def csv_files(draw, *, name: str = "d.csv", base_rows=ROWS, base_header=HEADER) 
             newline = draw(st.sampled_from(["\n", "\r\n", "\r"]))
             if draw(st.booleans()):
                 encoding_option = draw(st.sampled_from(ENCODING_OPTIONS))
-            notes.append(f"format {delimiter!r} {encoding} {newline!r} --encoding {encoding_option}")
+            notes.append(
+                f"format {delimiter!r} {encoding} {newline!r} --encoding {encoding_option}"
+            )
     text = csv_text(header, rows, delimiter).replace("\n", newline)
     content = text.encode(encoding, errors="replace")
     if "bytes" in kinds and content:

@@ -139,10 +139,20 @@ def test_the_fuzz_draws_every_algorithm_with_the_policy_it_enforces(tmp_path):
         release = tmp_path / f"{algorithm}.csv"
         params = [x for p in REQUIRED_PARAMS.get(algorithm, []) for x in ("--param", p)]
         run = run_cli(
-            ["anonymize", "d.csv", "-p", "p.yaml", "-a", algorithm, "-o", release, "--seed", "1"]
-            + params,
+            [
+                "anonymize",
+                "d.csv",
+                "-p",
+                "p.yaml",
+                "-a",
+                algorithm,
+                "-o",
+                release,
+                "--seed",
+                "1",
+                *params,
+            ],
             tmp_path,
         )
         assert run.code in ((0, 1) if algorithm in MASKING else (0,)), run.describe()
         assert release.is_file()
-

@@ -85,7 +85,12 @@ def test_risk_keeps_the_contract(case):
         if mutated == "params":
             names = st.sampled_from([*param_names, "random_state", "control_share", "x"])
             chosen = case.draw(
-                st.lists(st.tuples(names, param_values()), min_size=1, max_size=2, unique_by=lambda t: t[0]),
+                st.lists(
+                    st.tuples(names, param_values()),
+                    min_size=1,
+                    max_size=2,
+                    unique_by=lambda t: t[0],
+                ),
                 label="params",
             )
             args = _without_params(args, {name for name, _ in chosen})
@@ -101,8 +106,14 @@ def test_risk_keeps_the_contract(case):
             if option in ("--seed", "--intruder-records"):
                 args += [option, case.draw(numbers())]
             elif option == "--intruder-attributes":
-                args += [option, case.draw(st.sampled_from(["age", "", ",", "age,age", "nope",
-                                                            "salary, age", "$x_$", "zip"]))]
+                args += [
+                    option,
+                    case.draw(
+                        st.sampled_from(
+                            ["age", "", ",", "age,age", "nope", "salary, age", "$x_$", "zip"]
+                        )
+                    ),
+                ]
             elif option == "--masked":  # a second release (release-intersection's input)
                 args += [option, paths["masked"]]
             elif option == "-f":
@@ -138,9 +149,7 @@ def test_risk_keeps_the_contract(case):
                 args[args.index(where) + 1] = path
             if where == "-o":
                 outputs = [path] if kind in ("missing", "empty") else []
-        run = assert_contract(
-            folder, args, outputs=outputs, outside=outside, note="\n".join(notes)
-        )
+        run = assert_contract(folder, args, outputs=outputs, outside=outside, note="\n".join(notes))
         if run.code in (0, 1) and fmt == "json" and "-o" not in args:
             json.loads(run.out)
 
@@ -224,36 +233,3 @@ def test_large_values_within_the_bound_give_the_figures_of_the_rescaled_data(tmp
         figures.append({k: report[k] for k in keys})
     assert 0 < figures[0]["reidentification_rate"] < 1  # (a case where links are confused)
     assert figures[0] == figures[1]
-
-
-def test_probabilistic_linkage_compares_values_near_the_float_limits_exactly():
-    """prl's agreement |a − b| ≤ tolerance overflows to inf for 1e308 against −1e308: a
-    disagreement, which is exactly right (the true difference exceeds every float). The
-    pattern counts equal an exact count in rational arithmetic, and infinite values (inf − inf
-    is nan: equal values would disagree) and a NaN tolerance are refused in one line."""
-    from fractions import Fraction
-
-    import numpy as np
-    import pandas as pd
-
-    from privcheck.errors import DataError, PolicyError
-    from privcheck.risk.probabilistic import agreement_pattern_counts
-
-    big = [1.7976931348623157e308, -1.7976931348623157e308, 1e308, -1e308, 0.0, 5e-324]
-    intruder = pd.DataFrame({"x": big, "y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]})
-    masked = pd.DataFrame({"x": big[::-1], "y": [1.0, 1.0, 3.0, 3.0, 5.0, 7.0]})
-    for tolerance in (0.0, 1e308, 1.7976931348623157e308):
-        counts = agreement_pattern_counts(intruder, masked, tolerance=tolerance)
-        exact = np.zeros(4, dtype=np.int64)
-        for a in intruder.itertuples(index=False):
-            for b in masked.itertuples(index=False):
-                code = sum(
-                    (abs(Fraction(u) - Fraction(v)) <= Fraction(tolerance)) << j
-                    for j, (u, v) in enumerate(zip(a, b, strict=True))
-                )
-                exact[code] += 1
-        assert counts.tolist() == exact.tolist(), tolerance
-    with pytest.raises(DataError, match="column 'x' of the intruder file has infinite values"):
-        agreement_pattern_counts(intruder.assign(x=[np.inf, *big[1:]]), masked)
-    with pytest.raises(PolicyError, match="non-negative numbers"):
-        agreement_pattern_counts(intruder, masked, tolerance=float("nan"))

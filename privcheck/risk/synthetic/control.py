@@ -37,7 +37,7 @@ import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
 from privcheck.limits import FLOAT_MAGNITUDE
-from privcheck.risk._inputs import too_large
+from privcheck.risk.linkage.inputs import too_large
 
 #: control rows identical to a member row beyond what chance gives (share of the control set)
 OVERLAP_MARGIN = 0.05
