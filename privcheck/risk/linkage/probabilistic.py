@@ -293,13 +293,33 @@ def _pair_chunks(
 def _codes(a: np.ndarray, b: np.ndarray, tol: np.ndarray, ia, ib) -> np.ndarray:
     code = np.zeros(ia.size, dtype=np.int64)
     for j in range(a.shape[1]):
-        # finite values whose difference is beyond float64 (1e308 and −1e308) give inf: a
-        # disagreement, exactly so — no finite tolerance reaches it, and the true difference
-        # is larger than any float. Missing values (nan) agree with nothing.
-        with np.errstate(over="ignore", invalid="ignore"):
-            agree = np.abs(a[ia, j] - b[ib, j]) <= tol[j]
-        code |= agree.astype(np.int64) << j
+        code |= _agree(a[ia, j], b[ib, j], tol[j]).astype(np.int64) << j
     return code
+
+
+def _agree(x: np.ndarray, y: np.ndarray, tolerance: float) -> np.ndarray:
+    """|x − y| ≤ tolerance, exactly (as in rational arithmetic), pair by pair.
+
+    The float difference is rounded: a true difference just above the tolerance can round onto
+    it (−1e308 against 5e-324 under a tolerance of 1e308). Rounding is monotone, so only pairs
+    whose rounded gap equals the tolerance can be wrong; for those the rounding error of the
+    subtraction (Knuth's TwoSum, exact when nothing overflows) decides. Finite values whose
+    difference is beyond float64 (1e308 and −1e308) give inf: a disagreement under any finite
+    tolerance, exactly so. Missing values (nan) agree with nothing."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = x - y
+        gap = np.abs(d)
+        if np.isinf(tolerance):  # (everything finite agrees; an overflowed gap too)
+            return ~np.isnan(d)
+        agree = gap < tolerance
+        edge = np.flatnonzero(gap == tolerance)
+        if edge.size:
+            xe, ye, de = x[edge], y[edge], d[edge]
+            back = de - xe
+            error = (xe - (de - back)) + (-ye - back)  # (x − y) − d, exactly
+            # the true gap is |d + error|: within the tolerance when error pulls d towards 0
+            agree[edge] = np.sign(de) * np.sign(error) <= 0
+    return agree
 
 
 def _count_patterns(a, b, tol, keys, budget) -> np.ndarray:
