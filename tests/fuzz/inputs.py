@@ -953,3 +953,138 @@ def model_files(draw) -> SideFile:
     else:
         content = b""
     return SideFile(draw(st.sampled_from(["model.skops", "model.pkl", "model.joblib"])), content)
+
+
+# --------------------------------------------------------------------------- compare
+
+
+@functools.cache
+def base_release(algorithm: str = "mingen", star: bool = False) -> bytes:
+    """A release of the valid case as ``privcheck anonymize`` writes it (CSV bytes): ``mingen``
+    passes the policy; ``star`` keeps every record in order, suppressed ones starred (what
+    ``compare`` measures every measure on)."""
+    import tempfile
+
+    from privcheck.anonymizers import anonymize
+    from privcheck.io import read_table, write_table
+
+    policy = {**POLICY, "suppressed_records": "star"} if star else POLICY
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "d.csv"
+        data.write_bytes(BASE_CSV)
+        release, _ = anonymize(read_table(data), policy, algorithm, seed=1, keep_order=star)
+        return write_table(release, Path(tmp) / "r.csv").read_bytes()
+
+
+def release_table(content: bytes) -> tuple[list[str], list[list[str]]]:
+    """A release's CSV bytes as header and rows (what ``csv_files`` mutates)."""
+    rows = list(csv.reader(io.StringIO(content.decode())))
+    return rows[0], rows[1:]
+
+
+# --------------------------------------------------------------------------- init
+
+#: tags a catalog may give a column: the role tags, their spellings, others, hostile text
+TAGS = [
+    "PII:Identifier", "PII:Quasi-Identifier", "PII:Sensitive", "PII:Insensitive",
+    "pii.sensitive", "PII.NonSensitive", "PII.None", "PersonalData.SpecialCategory",
+    "PersonalData.Personal", "NonSensitive", "urn:li:tag:PII:Sensitive", " pii:identifier ",
+    "Tier1", "", "$x_$", "<b>x</b>", "x" * 300, "\x00",
+]  # fmt: skip
+
+
+@st.composite
+def tag_files(draw) -> SideFile:
+    """A tags file: column → tags (both roles for one column, absent columns, other shapes),
+    as JSON or YAML, or its text made hostile."""
+    columns = st.sampled_from([*HEADER, "nope", "", "$x_$", "x" * 300])
+    tags = st.one_of(
+        st.lists(st.sampled_from(TAGS), max_size=3),
+        st.sampled_from(TAGS),
+        st.sampled_from(HOSTILE_SCALARS),
+        st.just(None),
+    )
+    doc: object = draw(st.dictionaries(columns, tags, max_size=6))
+    if draw(st.integers(0, 6)) == 0:
+        doc = draw(HOSTILE)
+    fmt = draw(st.sampled_from(["json", "yaml", "yml"]))
+    if fmt == "json":
+        content = json.dumps(doc, allow_nan=True).encode()
+    else:
+        try:
+            content = yaml.safe_dump(doc, allow_unicode=True).encode()
+        except yaml.YAMLError:
+            content = json.dumps(doc, allow_nan=True).encode()
+    text = draw(
+        st.sampled_from(["none", "none", "none", "alias bomb", "truncate", "binary", "size"])
+    )
+    if text == "alias bomb" and fmt != "json":
+        content = ALIAS_BOMB.encode() + content
+    elif text == "truncate":
+        content = content[: draw(st.integers(0, len(content)))]
+    elif text == "binary":
+        content = bytes(range(256))
+    elif text == "size":
+        content = content + b" " * (1_048_577 - len(content))
+    return SideFile(f"tags.{fmt}", content, [text])
+
+
+# --------------------------------------------------------------------------- hook
+
+#: globs a privcheck.toml may hold: ones that match the data, ones that match nothing, and the
+#: shapes that once hung or raised (repeated ``**/``, ``*a*a…b``, reversed or odd classes)
+GLOBS = [
+    "*.csv", "d.csv", "**/*.csv", "data/*.csv", "./d.csv", "*", "**", "?.csv", "[d].csv",
+    "[!x].csv", "nope/*.csv", "**/" * 40 + "*.csv", "*a" * 40 + "b", "*" * 200, "[z-a].csv",
+    "[]].csv", "[!]].csv", "[", "[a-", "\\*.csv", "/etc/*", "../*.csv", "x" * 1001, "*.parquet",
+    "**/d.*", "d.csv/**",
+]  # fmt: skip
+
+
+@st.composite
+def hook_configs(draw) -> SideFile:
+    """A ``privcheck.toml``: rules of drawn globs and policies (the valid one, a missing one,
+    one outside the folder), unknown keys, or its text made hostile (not TOML, deep nesting,
+    the size limit)."""
+    rules = []
+    for _ in range(draw(st.integers(0, 3))):
+        files = draw(
+            st.one_of(
+                st.sampled_from(GLOBS),
+                st.lists(st.sampled_from(GLOBS), max_size=3),
+                st.sampled_from([1, True, [1], [""], {}]),
+            )
+        )
+        policy = draw(
+            st.sampled_from(
+                ["policy.yaml", "policy.yaml", "missing.yaml", "/etc/passwd", "", "data", 5]
+            )
+        )
+        rule = {"files": files, "policy": policy}
+        if draw(st.integers(0, 6)) == 0:
+            rule[draw(st.sampled_from(["Files", "extra", "policies"]))] = "x"
+        if draw(st.integers(0, 8)) == 0:
+            del rule[draw(st.sampled_from(["files", "policy"]))]
+        rules.append(rule)
+    lines = []
+    if draw(st.integers(0, 8)) == 0:
+        lines.append('other = "x"')
+    for rule in rules:
+        lines.append("[[check]]")
+        lines += [f"{key} = {json.dumps(value)}" for key, value in rule.items()]
+    content = "\n".join(lines).encode() + b"\n"
+    text = draw(
+        st.sampled_from(["none", "none", "none", "truncate", "deep", "size", "binary", "nul"])
+    )
+    if text == "truncate":
+        content = content[: draw(st.integers(0, len(content)))]
+    elif text == "deep":
+        depth = draw(st.sampled_from([100, 5000]))
+        content += b"x = " + b"[" * depth + b"]" * depth + b"\n"
+    elif text == "size":
+        content += b"#" + b"x" * (1_048_577 - len(content))
+    elif text == "binary":
+        content = bytes(range(256))
+    elif text == "nul":
+        content += b'x = "\x00"\n'
+    return SideFile(draw(st.sampled_from(["privcheck.toml", "pyproject.toml"])), content, [text])
