@@ -1047,35 +1047,37 @@ def hook_configs(draw) -> SideFile:
     one outside the folder), unknown keys, or its text made hostile (not TOML, deep nesting,
     the size limit)."""
     rules = []
-    for _ in range(draw(st.integers(0, 3))):
+    for _ in range(draw(st.sampled_from([0, 1, 1, 1, 2, 3]))):
         files = draw(
             st.one_of(
                 st.sampled_from(GLOBS),
                 st.lists(st.sampled_from(GLOBS), max_size=3),
-                st.sampled_from([1, True, [1], [""], {}]),
+                st.sampled_from(["*.csv", "**/*.csv", ["*.csv", "data/*.csv"]]),
             )
+            if draw(st.integers(0, 10)) < 10
+            else st.sampled_from([1, True, [1], [""], {}])
         )
         policy = draw(
-            st.sampled_from(
-                ["policy.yaml", "policy.yaml", "missing.yaml", "/etc/passwd", "", "data", 5]
-            )
+            st.sampled_from(["policy.yaml"] * 8 + ["missing.yaml", "/etc/passwd", "", "data", 5])
         )
         rule = {"files": files, "policy": policy}
-        if draw(st.integers(0, 6)) == 0:
+        if draw(st.integers(0, 6)) == 6:
             rule[draw(st.sampled_from(["Files", "extra", "policies"]))] = "x"
-        if draw(st.integers(0, 8)) == 0:
+        if draw(st.integers(0, 8)) == 8:
             del rule[draw(st.sampled_from(["files", "policy"]))]
         rules.append(rule)
-    lines = []
-    if draw(st.integers(0, 8)) == 0:
-        lines.append('other = "x"')
+    name = draw(st.sampled_from(["privcheck.toml", "privcheck.toml", "pyproject.toml"]))
+    table = "tool.privcheck." if name == "pyproject.toml" else ""
+    lines = ['[project]\nname = "x"'] if table else []
+    if draw(st.integers(0, 8)) == 8:
+        lines.append('[tool.privcheck]\nother = "x"' if table else 'other = "x"')
     for rule in rules:
-        lines.append("[[check]]")
+        lines.append(f"[[{table}check]]")
         lines += [f"{key} = {json.dumps(value)}" for key, value in rule.items()]
     content = "\n".join(lines).encode() + b"\n"
-    text = draw(
-        st.sampled_from(["none", "none", "none", "truncate", "deep", "size", "binary", "nul"])
-    )
+    text = "none"
+    if draw(st.integers(0, 3)) == 3:
+        text = draw(st.sampled_from(["truncate", "deep", "size", "binary", "nul"]))
     if text == "truncate":
         content = content[: draw(st.integers(0, len(content)))]
     elif text == "deep":
@@ -1087,4 +1089,4 @@ def hook_configs(draw) -> SideFile:
         content = bytes(range(256))
     elif text == "nul":
         content += b'x = "\x00"\n'
-    return SideFile(draw(st.sampled_from(["privcheck.toml", "pyproject.toml"])), content, [text])
+    return SideFile(name, content, [text])

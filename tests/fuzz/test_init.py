@@ -26,7 +26,8 @@ from tests.fuzz.inputs import (
 
 #: a table wider than init profiles (500 columns): refused before the work, in one line
 WIDE_CSV = csv_text(
-    [*HEADER, *(f"c{i}" for i in range(500))], [[*r, *(str(i % 7) for i in range(500))] for r in ROWS]
+    [*HEADER, *(f"c{i}" for i in range(500))],
+    [[*r, *(str(i % 7) for i in range(500))] for r in ROWS],
 ).encode()
 
 
