@@ -10,8 +10,9 @@ and reported as a failure: no small input may buy more than seconds of work.
 The contract (``assert_contract``):
 
 - the exit code is 0, 1 or 2, and no traceback is printed on stdout or stderr;
-- exit 2 prints exactly one line on stderr (``privcheck: error: …``) and writes nothing: the
-  folder the run works in is byte-for-byte what it was, no file added, none replaced;
+- exit 2 prints exactly one line on stderr (``privcheck: error: …``; ``hook`` a line per file
+  it could not check) and writes nothing: the folder the run works in is byte-for-byte what it
+  was, no file added, none replaced;
 - exit 0 or 1 changes no input (every file that existed is unchanged, apart from outputs the
   run was asked to replace) and leaves nothing behind but its declared outputs (no temporary);
 - special files given as outputs (``/dev/null``) keep their kind;
