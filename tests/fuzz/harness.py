@@ -3,9 +3,10 @@
 The CLI runs in this process (``privcheck.cli.main`` with ``sys.argv`` set): a run on the small
 tables here takes tens of milliseconds, where a subprocess spends half a second importing. An
 uncaught exception propagates out of ``main`` and fails the test — what a user would see as a
-traceback. A run is stopped after ``RUN_SECONDS`` of processor time (``PRIVCHECK_FUZZ_SECONDS``,
-default 10) or three times that of wall time (a run blocked on a FIFO uses no processor time),
-and reported as a failure: no small input may buy more than seconds of work.
+traceback. A run is stopped after ``RUN_SECONDS`` of its thread's processor time
+(``PRIVCHECK_FUZZ_SECONDS``, default 10) or three times that of wall time (a run blocked on a
+FIFO uses no processor time), run once more, and reported as a failure when it overruns again:
+no small input may buy more than seconds of work.
 
 The contract (``assert_contract``):
 
@@ -101,6 +102,8 @@ class Run:
 
 class _Alarm:
     rang = False
+    #: the main thread's processor time when the run started
+    thread_start = 0.0
 
 
 _TIMERS = {signal.SIGALRM: signal.ITIMER_REAL, signal.SIGPROF: signal.ITIMER_PROF}
@@ -121,6 +124,14 @@ def _float_errors():
 
 
 def _on_alarm(signum, frame) -> None:
+    # The processor-time timer counts every thread of the process: threads a library left
+    # spinning after an earlier run (OpenMP's busy wait) once charged a 1-second run 11 s. The
+    # run's own thread decides; what other threads do is bounded by the wall-clock timer.
+    if signum == signal.SIGPROF and not _Alarm.rang:
+        used = time.thread_time() - _Alarm.thread_start
+        if used < RUN_SECONDS:
+            signal.setitimer(signal.ITIMER_PROF, max(RUN_SECONDS - used, 0.1))
+            return
     # (raised again every half second: code that swallows one — a callback run by the garbage
     # collector, whose exceptions Python only reports — cannot keep the run going)
     _Alarm.rang = True
@@ -129,7 +140,26 @@ def _on_alarm(signum, frame) -> None:
 
 
 def run_cli(args: Sequence[object], cwd: Path, *, quiet: bool = True) -> Run:
-    """``privcheck [-q] ARGS`` in this process, in ``cwd``: its exit code, stdout and stderr."""
+    """``privcheck [-q] ARGS`` in this process, in ``cwd``: its exit code, stdout and stderr.
+
+    A run past the time limits is run once more before it fails the test: on a machine shared
+    with other jobs (a virtual machine's processor time counts time its host gave to others) a
+    1-second run was once charged 11 s; an input that buys the work overruns both times."""
+    overruns = []
+    for _ in range(2):
+        run = _run_once(args, cwd, quiet)
+        if isinstance(run, Run):
+            return run
+        overruns.append(run)
+    pytest.fail(
+        f"privcheck {' '.join(map(str, args))} ran past {RUN_SECONDS:g} s of processor time "
+        f"or {WALL_SECONDS:g} s of wall time, twice ({'; '.join(overruns)})",
+        pytrace=False,
+    )
+
+
+def _run_once(args: Sequence[object], cwd: Path, quiet: bool) -> Run | str:
+    """One run, or how long it took when it overran the limits."""
     argv = ["privcheck", *(["-q"] if quiet else []), *map(str, args)]
     out, err = io.StringIO(), io.StringIO()
     saved_argv, saved_cwd = sys.argv, os.getcwd()
@@ -137,6 +167,7 @@ def run_cli(args: Sequence[object], cwd: Path, *, quiet: bool = True) -> Run:
     start, cpu = time.perf_counter(), time.process_time()
     code = None
     _Alarm.rang = False
+    _Alarm.thread_start = time.thread_time()
     try:
         os.chdir(cwd)
         sys.argv = argv
@@ -159,11 +190,10 @@ def run_cli(args: Sequence[object], cwd: Path, *, quiet: bool = True) -> Run:
         progress.configure(quiet=False)  # (-q is process-wide state; leave none behind)
         configure_logging(False)
     if _Alarm.rang:  # (also when code under test swallowed the alarm and the run ended)
-        pytest.fail(
-            f"privcheck {' '.join(argv[1:])} ran past {RUN_SECONDS:g} s of processor time "
-            f"({time.process_time() - cpu:.1f} s) or {WALL_SECONDS:g} s of wall time "
-            f"({time.perf_counter() - start:.1f} s)",
-            pytrace=False,
+        return (
+            f"{time.thread_time() - _Alarm.thread_start:.1f} s of the run's processor time "
+            f"({time.process_time() - cpu:.1f} s in all threads), "
+            f"{time.perf_counter() - start:.1f} s of wall time"
         )
     run = Run(tuple(argv[1:]), code, out.getvalue(), err.getvalue(), time.perf_counter() - start)
     if os.environ.get(STATS_ENV):  # (a local hunt: how deep the cases get, per command)
@@ -183,7 +213,10 @@ def snapshot(folder: Path) -> dict[str, str]:
             rel = str(path.relative_to(folder))
             mode = os.lstat(path).st_mode
             if stat.S_ISREG(mode):
-                out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+                try:
+                    out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+                except PermissionError:  # (an ordinary user's unreadable input: its metadata)
+                    out[rel] = f"unreadable {os.lstat(path).st_size} {os.lstat(path).st_mtime_ns}"
             elif stat.S_ISLNK(mode):
                 out[rel] = f"link to {os.readlink(path)}"
             else:

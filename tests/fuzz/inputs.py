@@ -670,6 +670,23 @@ def special_path(folder: Path, kind: str, name: str) -> Path:
     raise ValueError(kind)
 
 
+#: what an input may turn out to be for an ordinary user (as root both read as usual): the file
+#: unreadable (mode 000), or moved into a folder the user cannot enter
+LOCK_KINDS = ["unreadable", "in locked folder"]
+
+
+def locked_input(folder: Path, path: Path, kind: str) -> Path:
+    """The input at ``path`` made ``kind`` (``LOCK_KINDS``); returns where it now is."""
+    if kind == "unreadable":
+        path.chmod(0)
+        return path
+    locked = folder / "locked"
+    locked.mkdir(exist_ok=True)
+    moved = path.rename(locked / path.name)
+    locked.chmod(0)
+    return moved
+
+
 # --------------------------------------------------------------------------- other policies
 
 #: numeric quasi-identifiers, for the masking methods and the record-linkage attacks

@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 from tests.fuzz.harness import assert_contract, fuzz_settings
 from tests.fuzz.inputs import (
     BASE_CSV,
+    LOCK_KINDS,
     PATH_KINDS,
     POLICY,
     DataFile,
     PolicyFile,
     data_files,
     dump_policy,
+    locked_input,
     numbers,
     policy_files,
     special_path,
@@ -34,7 +36,7 @@ def test_check_keeps_the_contract(case):
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         mutated = case.draw(
-            st.sampled_from(["data", "data", "policy", "policy", "options", "paths"]),
+            st.sampled_from(["data", "data", "policy", "policy", "options", "paths", "locked"]),
             label="mutated",
         )
         datafile = case.draw(data_files()) if mutated == "data" else DataFile("d.csv", BASE_CSV)
@@ -77,6 +79,9 @@ def test_check_keeps_the_contract(case):
                 ).map(lambda pairs: [x for pair in pairs for x in pair if x is not None]),
                 label="options",
             )
+        elif mutated == "locked":  # (an ordinary user's permission errors: one line)
+            i = case.draw(st.sampled_from([1, 3]), label="locked input")
+            args[i] = locked_input(folder, Path(args[i]), case.draw(st.sampled_from(LOCK_KINDS)))
         elif mutated == "paths":
             where = case.draw(
                 st.sampled_from(["data", "policy", "-o", "-o", "--report", "--linked-with"]),

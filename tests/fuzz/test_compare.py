@@ -21,6 +21,7 @@ from tests.fuzz.harness import (
 from tests.fuzz.inputs import (
     BASE_CSV,
     HEADER,
+    LOCK_KINDS,
     PATH_KINDS,
     POLICY,
     DataFile,
@@ -29,6 +30,7 @@ from tests.fuzz.inputs import (
     csv_files,
     data_files,
     dump_policy,
+    locked_input,
     numbers,
     parquet_files,
     policy_files,
@@ -47,7 +49,7 @@ def test_compare_keeps_the_contract(case):
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         mutated = case.draw(
-            st.sampled_from(["data", "release", "release", "policy", "options", "paths"]),
+            st.sampled_from(["data", "release", "release", "policy", "options", "paths", "locked"]),
             label="mutated",
         )
         datafile = case.draw(data_files()) if mutated == "data" else DataFile("d.csv", BASE_CSV)
@@ -109,6 +111,11 @@ def test_compare_keeps_the_contract(case):
                 args += [option, case.draw(st.sampled_from(["latin-1", "utf-16", "bogus", ""]))]
             else:
                 args.append(option)
+        elif mutated == "locked":  # (an ordinary user's permission errors: one line)
+            i = case.draw(st.sampled_from([1, 2, args.index("-p") + 1]), label="locked input")
+            path = Path(args[i])
+            if path.exists():  # (the raw release is the data: moved already)
+                args[i] = locked_input(folder, path, case.draw(st.sampled_from(LOCK_KINDS)))
         elif mutated == "paths":
             where = case.draw(st.sampled_from(["data", "release", "policy", "-o", "-o"]))
             kind = case.draw(st.sampled_from([*PATH_KINDS, "same as data", "same as policy"]))

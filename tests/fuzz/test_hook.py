@@ -18,6 +18,7 @@ from tests.fuzz.harness import assert_contract, fuzz_settings, recheck
 from tests.fuzz.inputs import (
     BASE_CSV,
     GLOBS,
+    LOCK_KINDS,
     PATH_KINDS,
     POLICY,
     DataFile,
@@ -27,6 +28,7 @@ from tests.fuzz.inputs import (
     data_files,
     dump_policy,
     hook_configs,
+    locked_input,
     policy_files,
     special_path,
 )
@@ -45,7 +47,9 @@ def test_hook_keeps_the_contract(case):
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         mutated = case.draw(
-            st.sampled_from(["config", "config", "config", "data", "policy", "files", "options"]),
+            st.sampled_from(
+                ["config", "config", "config", "data", "policy", "files", "options", "locked"]
+            ),
             label="mutated",
         )
         datafile = case.draw(data_files()) if mutated == "data" else DataFile("d.csv", BASE_CSV)
@@ -97,6 +101,11 @@ def test_hook_keeps_the_contract(case):
                 args += [option, case.draw(st.sampled_from(["latin-1", "utf-16", "bogus", ""]))]
             else:
                 args.append(option)
+        if mutated == "locked":  # (an ordinary user's permission errors: a line per file)
+            kind = case.draw(st.sampled_from(LOCK_KINDS), label="locked")
+            target = case.draw(st.sampled_from([data, policy, folder / "data" / "r.csv"]))
+            moved = locked_input(folder, target, kind)
+            files = [moved if Path(f) == target else f for f in files]
         args += files
         notes = [repr(datafile), repr(policyfile), repr(config)]
         run = assert_contract(

@@ -14,11 +14,13 @@ from tests.fuzz.harness import assert_contract, fuzz_settings
 from tests.fuzz.inputs import (
     BASE_CSV,
     HEADER,
+    LOCK_KINDS,
     PATH_KINDS,
     ROWS,
     DataFile,
     csv_text,
     data_files,
+    locked_input,
     numbers,
     special_path,
     tag_files,
@@ -37,7 +39,7 @@ def test_init_keeps_the_contract(case):
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         mutated = case.draw(
-            st.sampled_from(["data", "data", "tags", "tags", "options", "paths", "wide"]),
+            st.sampled_from(["data", "data", "tags", "tags", "options", "paths", "wide", "locked"]),
             label="mutated",
         )
         datafile = case.draw(data_files()) if mutated == "data" else DataFile("d.csv", BASE_CSV)
@@ -71,6 +73,9 @@ def test_init_keeps_the_contract(case):
                 args += [option, case.draw(st.sampled_from(["latin-1", "utf-16", "bogus", ""]))]
             else:
                 args.append(option)
+        elif mutated == "locked":  # (an ordinary user's permission errors: one line)
+            kind = case.draw(st.sampled_from(LOCK_KINDS), label="locked")
+            args[1] = locked_input(folder, data, kind)
         elif mutated == "paths":
             where = case.draw(st.sampled_from(["data", "-o", "-o", "--hierarchies", "--tags"]))
             kind = case.draw(

@@ -16,6 +16,7 @@ from tests.fuzz.inputs import (
     ATTACKS,
     CONTROL_ROWS,
     HEADER,
+    LOCK_KINDS,
     NUMERIC_POLICY,
     PATH_KINDS,
     ROWS,
@@ -25,6 +26,7 @@ from tests.fuzz.inputs import (
     csv_text,
     dump_policy,
     intruder_record_files,
+    locked_input,
     masked_rows,
     model_files,
     numbers,
@@ -44,7 +46,7 @@ def test_risk_keeps_the_contract(case):
         mutated = case.draw(
             st.sampled_from(
                 ["original", "masked", "masked", "control", "policy", "params", "params",
-                 "options", "intruder records", "model file", "paths"]
+                 "options", "intruder records", "model file", "paths", "locked"]
             ),
             label="mutated",
         )  # fmt: skip
@@ -133,6 +135,10 @@ def test_risk_keeps_the_contract(case):
                     f"model={model.write(folder)}"]  # fmt: skip
             if case.draw(st.booleans(), label="--trust-model-file"):
                 args.append("--trust-model-file")
+        elif mutated == "locked":  # (an ordinary user's permission errors: one line)
+            where = case.draw(st.sampled_from(["--original", "--masked", "-p"]), label="locked")
+            i = args.index(where) + 1
+            args[i] = locked_input(folder, Path(args[i]), case.draw(st.sampled_from(LOCK_KINDS)))
         elif mutated == "paths":
             where = case.draw(st.sampled_from(["--original", "--masked", "--control", "-p", "-o"]))
             kind = case.draw(st.sampled_from([*PATH_KINDS, "same as original"]))
