@@ -217,6 +217,8 @@ def _integer_values(values: np.ndarray, name: str) -> np.ndarray | None:
         return arr.astype(object)
     import pandas as pd  # (integer spellings of a non-integer column: rare)
 
+    if any(isinstance(v, bytes | bytearray) for v in arr.astype(object)):
+        return None  # (a binary column: bytes are no integer spelling, and not text to decode)
     text = pd.Series(arr.astype(object)).astype(str).str.strip()
     if not len(text) or not text.str.fullmatch(r"[+-]?\d+").all():
         return None

@@ -277,7 +277,10 @@ def read_parquet(
     if not columns and not dictionary and not arrow:
         import pandas as pd
 
-        frame = pd.read_parquet(path)
+        try:
+            frame = pd.read_parquet(path)
+        except NotImplementedError:  # pandas metadata the Arrow types contradict (see below)
+            frame = _without_pandas_metadata(path)
         if nested:
             frame.attrs[ARROW_TYPES] = nested
         return frame
@@ -301,10 +304,23 @@ def read_parquet(
         table = pq.read_table(path, columns=wanted, read_dictionary=read_dictionary)
     if arrow:
         return table
-    frame = table.to_pandas()
+    try:
+        frame = table.to_pandas()
+    except NotImplementedError:
+        frame = table.to_pandas(ignore_metadata=True)
     if nested:
         frame.attrs[ARROW_TYPES] = {n: t for n, t in nested.items() if n in frame.columns}
     return frame
+
+
+def _without_pandas_metadata(path: Path) -> pd.DataFrame:
+    """The file read without the pandas metadata its writer left: a tool that rewrote a column
+    (a string column made a list) and kept the metadata makes pandas cast the new type to the
+    old one, which Arrow cannot do (ArrowNotImplementedError). The Arrow types are the truth;
+    a nested column is then refused where the policy uses it, naming it."""
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path).to_pandas(ignore_metadata=True)
 
 
 def read_table(
@@ -358,7 +374,8 @@ def read_table(
             return read_parquet(path, columns, dictionary or arrow, arrow, plain)
         if suffix in (".csv", ".tsv", ".txt"):
             return read_csv(path, arrow, plain, check_encoding(encoding) if encoding else None)
-    except (ValueError, OSError) as exc:  # (pandas' ParserError is a ValueError)
+    except (ValueError, OSError, NotImplementedError) as exc:  # (ParserError: a ValueError;
+        # Arrow's ArrowInvalid is one too, its ArrowNotImplementedError a NotImplementedError)
         raise DataError(f"cannot read {path}: {reader_problem(exc)}") from None
     raise DataError(f"unsupported data file type {suffix!r} ({path}); use .csv, .tsv or .parquet")
 

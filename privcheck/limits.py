@@ -55,6 +55,13 @@ from privcheck.messages import Spelling, is_name, shown_key
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
+#: the largest magnitude of a data value privcheck computes with in floating point — the means,
+#: variances, z-scores and squared distances of the record-linkage attacks and of the masking
+#: methods. Below it n·(2x)²·m stays far under float64's 1.8e308 for any table (n ≤ 2^53
+#: records, m ≤ 2^10 attributes), products on top included, so no figure is computed on inf or
+#: nan; beyond it (a column of 1e308s) the column is refused, naming it. Rescaling it (another
+#: unit) changes no standardised distance, no group and no rank.
+FLOAT_MAGNITUDE = 1e100
 #: integers up to this many digits are parsed; longer ones are out of range whatever their value
 _MAX_DIGITS = 40
 #: deepest nesting of mappings and lists a policy, parameter or transformation may have (a

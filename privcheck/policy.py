@@ -276,11 +276,14 @@ def _validate_model_entries(value: Any) -> Any:
             kind = type(entry).__name__
             raise ValueError(f"models[{i}] must be a mapping with a 'model' key; got a {kind}")
         name = entry["model"]
-        cls = registry.get(name)
+        cls = registry.get(name) if isinstance(name, str) else None
         if cls is None:
+            from privcheck.messages import is_name
+
             known = ", ".join(sorted(registry))
+            shown = repr(name) if isinstance(name, str) and is_name(name) else "(not shown)"
             raise ValueError(
-                f"unknown model {name!r} in models[{i}]; known models: {known} "
+                f"unknown model {shown} in models[{i}]; known models: {known} "
                 "(install the plugin that provides it)"
             )
         try:

@@ -25,13 +25,16 @@ GUESS_BYTES = 16 * 1024 * 1024
 
 
 def check_encoding(name: str) -> str:
-    """``name`` if Python knows the encoding, else one line saying so."""
+    """``name`` if Python knows it as a text encoding, else one line saying so (``rot13``,
+    ``base64`` or ``zlib`` are codecs Python knows, but not of text: opening a file with one
+    raises LookupError)."""
     try:
         codecs.lookup(name)
-    except (LookupError, TypeError):
+        "".encode(name)  # (a codec that is not a text encoding is refused here)
+    except (LookupError, TypeError, ValueError):
         raise DataError(
-            f"--encoding {name!r} is not an encoding Python knows; give e.g. utf-8, cp1252, "
-            "latin-1 or utf-16"
+            f"--encoding {name!r} is not an encoding Python knows for text; give e.g. utf-8, "
+            "cp1252, latin-1 or utf-16"
         ) from None
     return name
 

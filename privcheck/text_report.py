@@ -232,6 +232,11 @@ def exposure_lines(x: Exposure) -> list[str]:
     return lines
 
 
+#: violated models whose worst classes the text report lists (a policy may list up to 1,000
+#: models, and a table each costs milliseconds to lay out: all of them took 10 s to print)
+MAX_VIOLATOR_SECTIONS = 20
+
+
 def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
     """A readable summary: verdict, one row per model, then the worst violators."""
     from rich.console import Console
@@ -279,9 +284,8 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
             str(m.violating_records),
         )
     console.print(table)
-    for m in report.models:
-        if m.passed or not m.violators:
-            continue
+    listed = [m for m in report.models if not m.passed and m.violators]
+    for m in listed[:MAX_VIOLATOR_SECTIONS]:
         console.print(f"\n{m.model} ({_params(m.params)}): worst violating classes")
         vt = Table(show_edge=False)
         vt.add_column("values")
@@ -292,6 +296,11 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
             recs = listing(v.records, 6, total=v.size)
             vt.add_row(_params(v.values), str(v.size), _fmt(v.statistic, v.unbounded), recs)
         console.print(vt)
+    if len(listed) > MAX_VIOLATOR_SECTIONS:
+        console.print(
+            f"\n… and {len(listed) - MAX_VIOLATOR_SECTIONS} more violated models: their worst "
+            "classes are in the JSON report (-f json)"
+        )
     if report.explanation is not None:
         _explanation_text(console, report.explanation, max_rows)
     return buf.getvalue()

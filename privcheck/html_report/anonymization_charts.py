@@ -23,6 +23,7 @@ from privcheck.html_report.page import (
     label,
     literal_text,
     new_figure,
+    plot_text,
     spans_orders,
     style_axes,
 )
@@ -197,7 +198,7 @@ def loss_plot(loss: dict[str, float], salt: str) -> str:
     ax = fig.add_subplot(1, 1, 1)
     y = np.arange(len(names))
     ax.barh(y, values, color=AFTER, height=0.6)
-    ax.set_yticks(y, names)
+    ax.set_yticks(y, [plot_text(n) for n in names])
     ax.invert_yaxis()
     top = float(np.nanmax(values)) if len(values) else 1.0
     ax.set_xlim(0, max(1.0, top * 1.05))

@@ -25,6 +25,7 @@ from privcheck.html_report.page import (
     inline_svg,
     literal_text,
     new_figure,
+    plot_text,
     rendered_at,
     spans_orders,
     style_axes,
@@ -169,9 +170,10 @@ def distribution_plot(d: SensitiveDistribution, statistic: str, salt: str) -> st
     else:
         for label, share, color in series:
             ax.step(x, share, where="mid", label=label, color=color, linewidth=1.4)
-    ax.set_xticks(x, d.values, rotation=45 if n > 4 else 0, ha="right" if n > 4 else "center")
+    ticks = [plot_text(v) for v in d.values]
+    ax.set_xticks(x, ticks, rotation=45 if n > 4 else 0, ha="right" if n > 4 else "center")
     ax.set_ylabel("share of records", fontsize=9)
-    ax.set_xlabel(d.attribute, fontsize=9)
+    ax.set_xlabel(plot_text(d.attribute), fontsize=9)
     ax.legend(fontsize=7.5, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     style_axes(ax)
     fig.tight_layout()

@@ -115,6 +115,18 @@ def inline_svg(fig, salt: str, alt: str) -> str:
     return f'{svg[:end]} role="img" aria-label="{text}"><title>{text}</title>{svg[end + 1 :]}'
 
 
+#: the most characters of a data value (or a column name) a plot draws as a tick label or an axis
+#: title: matplotlib lays text out glyph by glyph, and a 1 MB cell drawn whole took minutes. The
+#: tables beside the plots and each plot's alt text keep the value whole.
+PLOT_TEXT = 40
+
+
+def plot_text(value: object, width: int = PLOT_TEXT) -> str:
+    """``value`` as a plot draws it: at most ``width`` characters, the cut marked ``…``."""
+    text = str(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def new_figure(width: float, height: float):
     from matplotlib.figure import Figure
 
@@ -234,12 +246,12 @@ def section_plot(section: Section, salt: str) -> str:
             ax.plot(x, y, marker="o", markersize=3, label=name, color=color)
     ax.set_xticks(
         x,
-        [str(v) for v in p.x],
+        [plot_text(v) for v in p.x],
         rotation=45 if len(p.x) > 6 else 0,
         ha="right" if len(p.x) > 6 else "center",
     )
-    ax.set_xlabel(p.xlabel, fontsize=9)
-    ax.set_ylabel(p.ylabel, fontsize=9)
+    ax.set_xlabel(plot_text(p.xlabel, 80), fontsize=9)
+    ax.set_ylabel(plot_text(p.ylabel, 80), fontsize=9)
     if p.log_y:
         ax.set_yscale("log")
     if len(p.series) > 1:

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError, listing
+from privcheck.limits import FLOAT_MAGNITUDE
 from privcheck.masking.exact import as_int64, even_offset, shifted_floats
 
 Data = pd.DataFrame | np.ndarray
@@ -177,6 +178,14 @@ def numeric_table(data: Data, columns: Sequence[Hashable] | None = None) -> Nume
         raise DataError(
             f"column {cols[j]!r} has {len(rows)} missing or infinite value(s) (rows {shown}); "
             "impute or drop them before masking"
+        )
+    huge = np.abs(values) > FLOAT_MAGNITUDE
+    if huge.any():
+        j = int(np.flatnonzero(huge.any(axis=0))[0])
+        raise DataError(
+            f"column {cols[j]!r} holds values beyond ±{FLOAT_MAGNITUDE:g}, where masking would "
+            "compute means, variances and distances that overflow float64 (inf, nan); rescale "
+            "the column (another unit: groups and ranks do not change)"
         )
     return NumericTable(source=data, columns=cols, values=values, exact=exact, offsets=offsets)
 

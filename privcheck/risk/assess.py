@@ -208,6 +208,19 @@ def _plain_cells(frame: pd.DataFrame, policy: Any) -> pd.DataFrame:
     return frame
 
 
+def _refuse_repeated_attributes(attributes: list[str] | None) -> None:
+    """Each attribute the intruder knows is named once: a repeated one (``age,age``) would
+    select the column twice — a two-column frame where the attacks expect one column — and
+    count its evidence twice."""
+    seen: set[str] = set()
+    for name in attributes or []:
+        if name in seen:
+            raise PolicyError(
+                f"--intruder-attributes names the attribute {name!r} twice; name each once"
+            )
+        seen.add(name)
+
+
 def _refuse_nested_attributes(frame: pd.DataFrame, attributes: list[str]) -> None:
     """The attributes the intruder knows (``--intruder-attributes`` may name a column the policy
     does not) must hold one value per cell."""
@@ -457,6 +470,7 @@ def assess(
     """
     params = dict(params or {})
     measure.check_params(params)
+    _refuse_repeated_attributes(intruder_attributes)
     original, masked = _plain_cells(original, policy), _plain_cells(masked, policy)
     others = [_plain_cells(f, policy) for f in others or []]
     control = None if control is None else _plain_cells(control, policy)

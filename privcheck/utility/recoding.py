@@ -142,7 +142,7 @@ def _hierarchy_reading(levels, ground_codes: np.ndarray, labels: np.ndarray):
     level = np.full(n, -1, dtype=np.int64)
     node = np.full(n, -1, dtype=np.int64)
     for lv in range(levels.height + 1):
-        lab = string_labels(levels.labels[lv]).astype(str)
+        lab = string_labels(levels.labels[lv])
         hit = (kind < 0) & (lab[levels.maps[lv][ground_codes]] == labels)
         kind[hit] = UNCHANGED if lv == 0 else GENERALIZED
         level[hit] = lv
@@ -185,7 +185,7 @@ def original_values(col: EncodedColumn) -> tuple[np.ndarray, np.ndarray, np.ndar
     """(ground code of every original row, count of every ground value, ground values as
     numbers — NaN when not numeric —, ground values spelled)."""
     levels = col.levels
-    ground_str = string_labels(levels.ground).astype(str)
+    ground_str = string_labels(levels.ground)
     g = np.asarray(col.codes, dtype=np.int64)
     if (g < 0).any():
         raise DataError(
@@ -261,14 +261,14 @@ def resolve_labels(
     rel_codes, rel_uniq = _released_strings(released)
     left_out = n_records - len(rel_codes)
     if left_out > 0 and TOP not in set(rel_uniq.tolist()):
-        rel_uniq = np.append(rel_uniq, TOP).astype(object).astype(str)
+        rel_uniq = np.append(rel_uniq, TOP).astype(object)
     star_code = int(np.flatnonzero(rel_uniq == TOP)[0]) if left_out > 0 else -1
     n = len(rel_uniq)
     kind = np.full(n, -1, dtype=np.int64)
     level = np.full(n, -1, dtype=np.int64)
     node = np.full(n, -1, dtype=np.int64)
     for lv in range(levels.height + 1):
-        lab = pd.Index(string_labels(levels.labels[lv]).astype(str))
+        lab = pd.Index(string_labels(levels.labels[lv]))
         at = lab.get_indexer(rel_uniq)
         hit = (kind < 0) & (at >= 0)
         kind[hit] = UNCHANGED if lv == 0 else GENERALIZED

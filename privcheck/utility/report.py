@@ -56,7 +56,7 @@ def node_release_utility(
         return None
     columns = {}
     for col, level in zip(encoded.quasi_identifiers, node, strict=True):
-        labels = list(string_labels(col.levels.labels[level]).astype(str))
+        labels = list(string_labels(col.levels.labels[level]))
         codes = col.levels.maps[level][col.codes].astype(np.int64)
         if not kept.all():
             if TOP not in labels:

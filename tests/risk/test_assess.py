@@ -233,6 +233,8 @@ def test_schema_mismatch_and_unknown_parameter_are_errors():
         assess(orig, orig, ["x"], m, {"q": 1})
     with pytest.raises(PolicyError, match="needs the published k"):
         assess(orig, orig, ["x"], risk_registry()["microaggregation-transparency"])
+    with pytest.raises(PolicyError, match="names the attribute 'x' twice"):
+        assess(orig, orig, ["x"], m, intruder_attributes=["x", "y", "x"])
 
 
 def test_every_keyword_of_the_library_function_is_a_parameter():

@@ -103,3 +103,20 @@ def test_typed_release_values_are_spelled_as_the_data() -> None:
     col = recoding(frame, release, pol).columns[0]
     assert list(col.kind[col.item]) == [UNCHANGED, UNCHANGED, UNCHANGED, SUPPRESSED]
     assert col.n_items == 3
+
+
+def test_values_that_differ_by_a_trailing_nul_stay_two_values() -> None:
+    """numpy's fixed-width strings drop trailing NUL characters, so ``"10001\\x00"`` and
+    ``"10001"`` once became one label twice (a pandas InvalidIndexError traceback from
+    compare). They are two values of the original, each read back as itself."""
+    pol = parse_policy(
+        {
+            "attributes": {"zip": {"role": "quasi_identifier"}, "x": {"role": "insensitive"}},
+            "models": [{"model": "k-anonymity", "k": 1}],
+        }
+    )
+    frame = pd.DataFrame({"zip": ["10001", "10001\x00", "10002"], "x": ["a"] * 3})
+    shuffled = frame.iloc[[2, 0, 1]].reset_index(drop=True)  # (read from its labels)
+    col = recoding(frame, shuffled, pol).columns[0]
+    assert list(col.kind[col.item]) == [UNCHANGED] * 3
+    assert list(col.cover_count[col.item]) == [1, 1, 1]

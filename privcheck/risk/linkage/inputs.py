@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.limits import FLOAT_MAGNITUDE
 
 TableLike = Any  # pandas.DataFrame or array-like (n × m)
 
@@ -80,7 +81,20 @@ def numeric_columns(
                 f"column {c!r} of {name} has {int(bad.sum())} missing or infinite "
                 "values; impute or drop those records before assessing the risk"
             )
+        if x.dtype.kind == "f" and len(x) and float(np.abs(x).max()) > FLOAT_MAGNITUDE:
+            raise DataError(too_large(c, name, "this attack"))
     return columns, names
+
+
+def too_large(column: object, name: str, what: str) -> str:
+    """The one line for a column beyond ``FLOAT_MAGNITUDE``: its means, variances and squared
+    distances would overflow float64 and every figure would be computed on inf or nan."""
+    return (
+        f"column {column!r} of {name} holds values beyond ±{FLOAT_MAGNITUDE:g}, where "
+        f"{what} would compute means, variances and distances that overflow float64 (inf, nan); "
+        "rescale the column in every file (another unit: standardised distances, groups and "
+        "ranks do not change)"
+    )
 
 
 def numeric_column(values: Any, column: object, name: str) -> np.ndarray:

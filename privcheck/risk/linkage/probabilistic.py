@@ -214,8 +214,8 @@ def _comparison_arrays(
                 f"tolerance must be one number, one per attribute ({len(names)}: "
                 f"{', '.join(names)}), or a mapping attribute → number; got {tolerance!r}"
             ) from None
-    if np.any(tol < 0):
-        raise PolicyError("tolerances must be non-negative")
+    if not np.all(tol >= 0):  # (NaN too: a NaN tolerance would make nothing agree)
+        raise PolicyError("tolerances must be non-negative numbers")
     a = np.empty((len(fa), len(names)))
     b = np.empty((len(fb), len(names)))
     for j, c in enumerate(names):
@@ -226,6 +226,13 @@ def _comparison_arrays(
             xa = numeric_column(ca, c, "the intruder file")
             xb = numeric_column(cb, c, "the masked file")
             ma, mb = exact_floats([[xa], [xb]], [c])
+            for x, label in ((ma, "intruder"), (mb, "masked")):
+                if np.isinf(x).any():  # (inf − inf is nan: equal values would disagree)
+                    raise DataError(
+                        f"column {c!r} of the {label} file has infinite values; probabilistic "
+                        "linkage compares finite numbers (a missing value is allowed: it agrees "
+                        "with nothing)"
+                    )
             a[:, j], b[:, j] = ma[:, 0], mb[:, 0]
         else:
             if tol[j] > 0:
@@ -286,9 +293,33 @@ def _pair_chunks(
 def _codes(a: np.ndarray, b: np.ndarray, tol: np.ndarray, ia, ib) -> np.ndarray:
     code = np.zeros(ia.size, dtype=np.int64)
     for j in range(a.shape[1]):
-        agree = np.abs(a[ia, j] - b[ib, j]) <= tol[j]
-        code |= agree.astype(np.int64) << j
+        code |= _agree(a[ia, j], b[ib, j], tol[j]).astype(np.int64) << j
     return code
+
+
+def _agree(x: np.ndarray, y: np.ndarray, tolerance: float) -> np.ndarray:
+    """|x − y| ≤ tolerance, exactly (as in rational arithmetic), pair by pair.
+
+    The float difference is rounded: a true difference just above the tolerance can round onto
+    it (−1e308 against 5e-324 under a tolerance of 1e308). Rounding is monotone, so only pairs
+    whose rounded gap equals the tolerance can be wrong; for those the rounding error of the
+    subtraction (Knuth's TwoSum, exact when nothing overflows) decides. Finite values whose
+    difference is beyond float64 (1e308 and −1e308) give inf: a disagreement under any finite
+    tolerance, exactly so. Missing values (nan) agree with nothing."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = x - y
+        gap = np.abs(d)
+        if np.isinf(tolerance):  # (everything finite agrees; an overflowed gap too)
+            return ~np.isnan(d)
+        agree = gap < tolerance
+        edge = np.flatnonzero(gap == tolerance)
+        if edge.size:
+            xe, ye, de = x[edge], y[edge], d[edge]
+            back = de - xe
+            error = (xe - (de - back)) + (-ye - back)  # (x − y) − d, exactly
+            # the true gap is |d + error|: within the tolerance when error pulls d towards 0
+            agree[edge] = np.sign(de) * np.sign(error) <= 0
+    return agree
 
 
 def _count_patterns(a, b, tol, keys, budget) -> np.ndarray:

@@ -36,6 +36,8 @@ import numpy as np
 import pandas as pd
 
 from privcheck.errors import DataError, PolicyError
+from privcheck.limits import FLOAT_MAGNITUDE
+from privcheck.risk.linkage.inputs import too_large
 
 #: control rows identical to a member row beyond what chance gives (share of the control set)
 OVERLAP_MARGIN = 0.05
@@ -266,11 +268,13 @@ class MixedEncoding:
             parts = [_as_numbers(f[c]) for f in frames]
             if all(p is not None for p in parts):
                 values = np.concatenate(parts)  # type: ignore[arg-type]
-                if np.isnan(values).any():
+                if not np.isfinite(values).all():
                     raise DataError(
-                        f"numeric column {c!r} has missing values; impute them or drop those "
-                        "records before assessing a synthetic table"
+                        f"numeric column {c!r} has missing values (or infinite ones); impute "
+                        "them or drop those records before assessing a synthetic table"
                     )
+                if len(values) and float(np.abs(values).max()) > FLOAT_MAGNITUDE:
+                    raise DataError(too_large(c, "the tables", "a synthetic-data attack"))
                 num_cols.append(c)
                 num.append(values)
             else:

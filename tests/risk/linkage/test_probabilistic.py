@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -162,3 +163,28 @@ def test_prl_errors():
         prl(orig, masked, attributes=["sex", "zip"])
     with pytest.raises(PolicyError, match="probability"):
         fellegi_sunter_thresholds(np.array([0.9]), np.array([0.1]), 1.5, 0.1)
+
+
+def test_probabilistic_linkage_compares_values_near_the_float_limits_exactly():
+    """prl's agreement |a − b| ≤ tolerance overflows to inf for 1e308 against −1e308: a
+    disagreement, which is exactly right (the true difference exceeds every float). The
+    pattern counts equal an exact count in rational arithmetic, and infinite values (inf − inf
+    is nan: equal values would disagree) and a NaN tolerance are refused in one line."""
+    big = [1.7976931348623157e308, -1.7976931348623157e308, 1e308, -1e308, 0.0, 5e-324]
+    intruder = pd.DataFrame({"x": big, "y": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]})
+    masked = pd.DataFrame({"x": big[::-1], "y": [1.0, 1.0, 3.0, 3.0, 5.0, 7.0]})
+    for tolerance in (0.0, 1e308, 1.7976931348623157e308):
+        counts = agreement_pattern_counts(intruder, masked, tolerance=tolerance)
+        exact = np.zeros(4, dtype=np.int64)
+        for a in intruder.itertuples(index=False):
+            for b in masked.itertuples(index=False):
+                code = sum(
+                    (abs(Fraction(u) - Fraction(v)) <= Fraction(tolerance)) << j
+                    for j, (u, v) in enumerate(zip(a, b, strict=True))
+                )
+                exact[code] += 1
+        assert counts.tolist() == exact.tolist(), tolerance
+    with pytest.raises(DataError, match="column 'x' of the intruder file has infinite values"):
+        agreement_pattern_counts(intruder.assign(x=[np.inf, *big[1:]]), masked)
+    with pytest.raises(PolicyError, match="non-negative numbers"):
+        agreement_pattern_counts(intruder, masked, tolerance=float("nan"))
