@@ -1,13 +1,18 @@
 """The exact solver of local suppression: the fewest blanked cells by integer programming.
 
-``exact_minimum`` solves the whole class table when it is small (the caller says how small);
-``polish`` re-solves neighbourhoods of a heuristic's result with everything else fixed. Both
-place records with ``least_cost_placement`` (scipy's HiGHS, under a node limit so that a result
-never depends on the machine's speed). The heuristics they start from or compete with are in
-``privcheck.anonymizers.blanking_search``.
+``whole_minimum`` solves the whole class table (the caller says when), started from the best
+heuristic blanking, within a time budget (HiGHS through ``highspy``, which takes a starting
+solution and reports its proven bound); ``polish`` re-solves neighbourhoods of a heuristic's
+result with everything else fixed (``least_cost_placement``, scipy's HiGHS under a node limit).
+Both build the same integer program (``placement_model``). The heuristics they start from or
+compete with are in ``privcheck.anonymizers.blanking_search``.
 """
 
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -21,13 +26,87 @@ EXACT_NODE_LIMIT = 500
 POLISH_PAIRS = 600
 
 
-def exact_minimum(prob: Problem, max_pairs: int) -> Units | None:
-    """The fewest cells by integer programming, or None when the class table has more than
-    ``max_pairs`` (class, pattern) pairs or the optimum is not proven within the node limit."""
+@dataclass
+class Minimum:
+    """The integer program's answer on the whole table: its best placement (None: none found in
+    time), whether that is proven to blank the fewest cells, and the proven lower bound on the
+    cells of any valid blanking (0 when the solve proved nothing)."""
+
+    units: Units | None
+    optimal: bool
+    bound: int
+
+
+def whole_minimum(prob: Problem, start: Units, seconds: float) -> Minimum:
+    """The fewest cells on the whole class table by HiGHS (``highspy``), started from ``start``
+    (a valid heuristic blanking, so HiGHS only searches for better ones and its gap is measured
+    against a real release), stopped after ``seconds``. The time budget makes the release
+    depend on the machine's speed only where the solve is cut short — the answer is then flagged
+    not proven optimal, with the bound HiGHS proved."""
+    import highspy
+
     everything = np.arange(len(prob.sizes))
-    if pattern_pairs(prob, everything) > max_pairs:
+    model = placement_model(prob, everything, None)
+    n_col = len(model.cost)
+    csr = model.matrix
+    lp = highspy.HighsLp()
+    lp.num_col_ = n_col
+    lp.num_row_ = csr.shape[0]
+    lp.col_cost_ = model.cost
+    lp.col_lower_ = model.lower
+    lp.col_upper_ = model.upper
+    lp.row_lower_ = model.row_lower
+    lp.row_upper_ = model.row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.start_ = csr.indptr.astype(np.int32)
+    lp.a_matrix_.index_ = csr.indices.astype(np.int32)
+    lp.a_matrix_.value_ = csr.data.astype(np.float64)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * n_col
+    # the core class: highspy.Highs prints a banner on stdout when made (and adds callbacks)
+    h = highspy._core._Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("time_limit", float(max(seconds, 0.01)))
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("random_seed", 0)
+    h.passModel(lp)
+    warm = warm_start(prob, model, start)
+    if warm is not None:
+        h.setSolution(n_col, np.arange(n_col, dtype=np.int32), warm)
+    h.run()
+    status = h.getModelStatus()
+    info = h.getInfo()
+    bound = info.mip_dual_bound
+    proven = 0 if not np.isfinite(bound) else max(0, math.ceil(bound - 1e-6))
+    if status == highspy.HighsModelStatus.kInfeasible:
+        return Minimum(None, False, 0)
+    solution = h.getSolution()
+    if not solution.value_valid:
+        return Minimum(None, False, proven)
+    units = model.units(prob, np.asarray(solution.col_value))
+    if not prob.valid(units) or int(units.sizes.sum()) != int(prob.sizes.sum()):
+        return Minimum(None, False, proven)
+    optimal = status == highspy.HighsModelStatus.kOptimal and prob.cells(units) <= proven
+    return Minimum(units, optimal, proven)
+
+
+def warm_start(prob: Problem, model: PlacementModel, start: Units) -> np.ndarray | None:
+    """The columns of ``model`` that release ``start`` (None when one of its units has no
+    column: a row the model dropped, which a valid blanking never uses)."""
+    nx = len(model.cls)
+    width = np.int64(1) << prob.m
+    column_key = model.cls * width + model.pat
+    order = np.argsort(column_key)
+    live = start.sizes > 0
+    unit_key = start.parent[live] * width + start.pat[live]
+    at = np.searchsorted(column_key[order], unit_key)
+    at = np.minimum(at, nx - 1)
+    if nx == 0 or not (column_key[order][at] == unit_key).all():
         return None
-    return least_cost_placement(prob, everything, None)
+    values = np.zeros(len(model.cost))
+    np.add.at(values, order[at], start.sizes[live].astype(np.float64))
+    used = model.row_of[order[at]]
+    values[nx + used[used >= 0]] = 1.0
+    return values
 
 
 def pattern_pairs(prob: Problem, classes: np.ndarray) -> int:
@@ -85,6 +164,43 @@ def least_cost_placement(prob: Problem, free: np.ndarray, fixed: Units | None) -
     row a fixed unit already uses must be used); ``star`` mode: the all-'*' row is exempt and
     holds at most ``limit``; cost Σ |P \\ already-'*'| · x."""
     from scipy.optimize import Bounds, LinearConstraint, milp
+
+    model = placement_model(prob, free, fixed)
+    result = milp(
+        model.cost,
+        integrality=np.ones(len(model.cost)),
+        bounds=Bounds(model.lower, model.upper),
+        constraints=LinearConstraint(model.matrix, model.row_lower, model.row_upper),
+        options={"node_limit": EXACT_NODE_LIMIT},
+    )
+    if result.x is None:  # infeasible, or no solution within the node limit
+        return None
+    return model.units(prob, result.x)
+
+
+@dataclass
+class PlacementModel:
+    """The integer program of ``least_cost_placement``: columns x[c, P] (``cls``, ``pat``), then
+    one binary per released row (``rows``); each x's row is ``row_of``."""
+
+    cls: np.ndarray
+    pat: np.ndarray
+    row_of: np.ndarray  # per x column its released row's column − nx (−1: exempt, no row)
+    cost: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    matrix: Any  # scipy CSR
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+
+    def units(self, prob: Problem, values: np.ndarray) -> Units:
+        x = np.round(np.asarray(values)[: len(self.cls)]).astype(np.int64)
+        take = x > 0
+        return Units(prob.keys[self.cls[take]], x[take], self.pat[take], self.cls[take])
+
+
+def placement_model(prob: Problem, free: np.ndarray, fixed: Units | None) -> PlacementModel:
+    """Build the integer program ``least_cost_placement`` and ``whole_minimum`` solve."""
     from scipy.sparse import coo_matrix, vstack
 
     m, k = prob.m, prob.k
@@ -146,17 +262,16 @@ def least_cost_placement(prob: Problem, free: np.ndarray, fixed: Units | None) -
         hi.append(np.full(1, room))
     cost = np.concatenate([np.bitwise_count(p & ~prob.already[cls]), np.zeros(ny)])
     y_lo = (there[rows] > 0).astype(np.float64)  # a row fixed records use stays in use
-    result = milp(
-        cost.astype(np.float64),
-        integrality=np.ones(nx + ny),
-        bounds=Bounds(np.concatenate([np.zeros(nx), y_lo]), np.concatenate([size, np.ones(ny)])),
-        constraints=LinearConstraint(
-            vstack(blocks).tocsr(), np.concatenate(lo), np.concatenate(hi)
-        ),
-        options={"node_limit": EXACT_NODE_LIMIT},
+    row_of = np.full(nx, -1, dtype=np.int64)
+    row_of[live] = row_live
+    return PlacementModel(
+        cls=cls,
+        pat=p,
+        row_of=row_of,
+        cost=cost.astype(np.float64),
+        lower=np.concatenate([np.zeros(nx), y_lo]),
+        upper=np.concatenate([size, np.ones(ny)]),
+        matrix=vstack(blocks).tocsr(),
+        row_lower=np.concatenate(lo),
+        row_upper=np.concatenate(hi),
     )
-    if result.x is None:  # infeasible, or no solution within the node limit
-        return None
-    x = np.round(result.x[:nx]).astype(np.int64)
-    take = x > 0
-    return Units(prob.keys[cls[take]], x[take], p[take], cls[take])
