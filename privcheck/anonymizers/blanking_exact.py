@@ -23,6 +23,8 @@ from privcheck.classes import group
 #: a result is trusted only when proven optimal within this many branch-and-bound nodes (a
 #: node limit, not a time limit: the release must not depend on the machine's speed)
 EXACT_NODE_LIMIT = 500
+#: the share of the time left after the relaxation that the relaxation-induced neighbourhood gets
+SHARE = 0.8
 #: the size of a neighbourhood ``polish`` re-solves exactly, in (class, pattern) pairs
 POLISH_PAIRS = 600
 
@@ -45,7 +47,7 @@ def whole_minimum(prob: Problem, start: Units, seconds: float) -> Minimum:
     1. the linear relaxation: its optimum, rounded up, bounds every valid blanking's cells;
     2. the program restricted to the (class, pattern) pairs the relaxation or the current best
        uses (the relaxation-induced neighbourhood: few columns, solved fast), started from the
-       current best, for half the time left;
+       current best, for ``SHARE`` of the time left;
     3. the whole program, started from the best so far, for the rest: it proves the optimum
        when it finishes, else its dual bound.
 
@@ -78,7 +80,7 @@ def whole_minimum(prob: Problem, start: Units, seconds: float) -> Minimum:
         upper = np.asarray(model.upper).copy()
         upper[:nx][~support] = 0.0
         lp.col_upper_ = upper
-        best = better(prob, model, best, run_highs(lp, left() / 2, warm))
+        best = better(prob, model, best, run_highs(lp, left() * SHARE, warm))
         lp.col_upper_ = model.upper
     if left() <= 0.02:
         return Minimum(best, prob.over(best) == 0 and prob.cells(best) <= bound, bound)

@@ -36,11 +36,11 @@ split between patterns has several units). Candidates, the one blanking fewest c
 4. The exact minimum by integer programming on the whole class table (``whole_minimum``,
    HiGHS through ``highspy``) when it has at most ``EXACT_MAX_PAIRS`` (class, pattern) pairs,
    started from the best of the above and stopped after a time budget (``exact_seconds``:
-   ``EXACT_SECONDS_SMALL`` on tables of at most ``SMALL_TABLE`` records, else
-   ``EXACT_SECONDS``); it is skipped when the best already meets the trivial bound. With
-   ``polish=N``, when the count is not proven minimal, N neighbourhoods of the best (the classes
-   of its most expensive groups and their nearest classes) re-solved exactly with everything
-   else fixed (``polish``).
+   ``EXACT_SECONDS_SMALL`` on tables of at most ``SMALL_TABLE`` records, else 4–8 s growing
+   with the program, none above ``LARGE_TABLE`` records unless asked for); it is skipped when
+   the best already meets the trivial bound. With ``polish=N``, when the count is not proven
+   minimal, N neighbourhoods of the best (the classes of its most expensive groups and their
+   nearest classes) re-solved exactly with everything else fixed (``polish``).
 
 Optimality (the report's ``suppressed_cells``): ``optimal`` is true only when the count is
 proven the fewest — it equals the trivial bound below, or HiGHS finished its search and its dual
@@ -377,8 +377,14 @@ EXACT_MAX_PAIRS = 60_000
 #: from the minimum, a longer one
 EXACT_SECONDS_SMALL = 0.4
 EXACT_SECONDS = 4.0
+EXACT_SECONDS_MOST = 8.0
+PAIRS_PER_SECOND = 3_000
 #: a table of at most this many records is small
 SMALL_TABLE = 100
+#: above this many records the whole-table program is left out unless asked for
+#: (``exact_seconds``): on Adult (30,162 records, 8 quasi-identifiers) its relaxation alone takes
+#: ~1.5 s, and 4 s bring 626 cells to 587 (bound 571) — a choice of time the caller makes
+LARGE_TABLE = 2_000
 
 
 @dataclass
@@ -401,9 +407,15 @@ def optimality_keys(cells: int, proven: Optimality) -> dict[str, Any]:
     return {"optimal": False, "lower_bound": proven.bound, "optimality_gap": gap}
 
 
-def exact_budget(n_records: int) -> float:
-    """The default time budget of the whole-table integer program."""
-    return EXACT_SECONDS_SMALL if n_records <= SMALL_TABLE else EXACT_SECONDS
+def exact_budget(n_records: int, pairs: int) -> float:
+    """The default time budget of the whole-table integer program: short on small tables, else
+    ``EXACT_SECONDS`` growing with the program (its relaxation alone takes ~2.5 s at 25,000
+    (class, pattern) pairs) up to ``EXACT_SECONDS_MOST``; none on large tables."""
+    if n_records <= SMALL_TABLE:
+        return EXACT_SECONDS_SMALL
+    if n_records > LARGE_TABLE:
+        return 0.0
+    return min(EXACT_SECONDS_MOST, max(EXACT_SECONDS, pairs / PAIRS_PER_SECOND))
 
 
 def trivial_bound(prob: Problem) -> int:
@@ -446,11 +458,12 @@ def solve(
     candidates = candidates + [refine(prob, c) for c in candidates]
     best = min(candidates, key=prob.score)
     bound = trivial_bound(prob)
-    seconds = exact_budget(int(prob.sizes.sum())) if exact_seconds is None else exact_seconds
+    pairs = pattern_pairs(prob, np.arange(len(prob.sizes)))
+    seconds = exact_budget(int(prob.sizes.sum()), pairs) if exact_seconds is None else exact_seconds
     if (
         seconds > 0
         and (prob.over(best) > 0 or prob.cells(best) > bound)
-        and pattern_pairs(prob, np.arange(len(prob.sizes))) <= EXACT_MAX_PAIRS
+        and pairs <= EXACT_MAX_PAIRS
     ):
         exact = whole_minimum(prob, best, seconds)
         bound = max(bound, exact.bound)
