@@ -375,7 +375,7 @@ EXACT_MAX_PAIRS = 60_000
 #: seconds HiGHS may spend on the whole table (``exact_seconds``): small tables get a short
 #: budget so that ``auto`` stays fast on them; larger ones, where the heuristics fall furthest
 #: from the minimum, a longer one
-EXACT_SECONDS_SMALL = 0.4
+EXACT_SECONDS_SMALL = 0.6
 EXACT_SECONDS = 4.0
 EXACT_SECONDS_MOST = 8.0
 PAIRS_PER_SECOND = 3_000
