@@ -413,6 +413,8 @@ def test_star_mode_within_the_limit_near_the_exact_minimum(
         assert best is not None
         found = report.suppressed_cells["total"]
         assert best <= found <= _today_cells(frame, policy, k, True, limit)
+        assert report.suppressed_cells["lower_bound"] <= best
+        assert not report.suppressed_cells["optimal"] or found == best
         assert report.n_suppressed <= limit
         assert check(release, policy).passed
         ratios.append(found / best if best else 1.0)
