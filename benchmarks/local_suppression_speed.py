@@ -45,9 +45,10 @@ def todays_solve(
     star_mode: bool,
     limit: int = 0,
     polish_rounds: int = 0,
-) -> tuple[ls.Problem, ls.Units]:
+    exact_seconds: float | None = None,
+) -> tuple[ls.Problem, ls.Units, ls.Optimality]:
     prob = ls.problem(table, k, importance, star_mode=star_mode, limit=limit)
-    return prob, ls.whole_row_routine(prob, ls.first_stage(prob))
+    return prob, ls.whole_row_routine(prob, ls.first_stage(prob)), ls.Optimality(False, None)
 
 
 def main() -> None:

@@ -1,13 +1,19 @@
 """The exact solver of local suppression: the fewest blanked cells by integer programming.
 
-``exact_minimum`` solves the whole class table when it is small (the caller says how small);
-``polish`` re-solves neighbourhoods of a heuristic's result with everything else fixed. Both
-place records with ``least_cost_placement`` (scipy's HiGHS, under a node limit so that a result
-never depends on the machine's speed). The heuristics they start from or compete with are in
-``privcheck.anonymizers.blanking_search``.
+``whole_minimum`` solves the whole class table (the caller says when), started from the best
+heuristic blanking, within a time budget (HiGHS through ``highspy``, which takes a starting
+solution and reports its proven bound); ``polish`` re-solves neighbourhoods of a heuristic's
+result with everything else fixed (``least_cost_placement``, scipy's HiGHS under a node limit).
+Both build the same integer program (``placement_model``). The heuristics they start from or
+compete with are in ``privcheck.anonymizers.blanking_search``.
 """
 
 from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -17,17 +23,147 @@ from privcheck.classes import group
 #: a result is trusted only when proven optimal within this many branch-and-bound nodes (a
 #: node limit, not a time limit: the release must not depend on the machine's speed)
 EXACT_NODE_LIMIT = 500
+#: the share of the time left after the relaxation that the relaxation-induced neighbourhood gets
+SHARE = 0.8
 #: the size of a neighbourhood ``polish`` re-solves exactly, in (class, pattern) pairs
 POLISH_PAIRS = 600
 
 
-def exact_minimum(prob: Problem, max_pairs: int) -> Units | None:
-    """The fewest cells by integer programming, or None when the class table has more than
-    ``max_pairs`` (class, pattern) pairs or the optimum is not proven within the node limit."""
-    everything = np.arange(len(prob.sizes))
-    if pattern_pairs(prob, everything) > max_pairs:
+@dataclass
+class Minimum:
+    """The integer program's answer on the whole table: its best placement (None: none found in
+    time), whether that is proven to blank the fewest cells, and the proven lower bound on the
+    cells of any valid blanking (0 when the solve proved nothing)."""
+
+    units: Units | None
+    optimal: bool
+    bound: int
+
+
+def whole_minimum(prob: Problem, start: Units, seconds: float) -> Minimum:
+    """The fewest cells on the whole class table by HiGHS (``highspy``), started from ``start``
+    (a valid heuristic blanking), within ``seconds``:
+
+    1. the linear relaxation: its optimum, rounded up, bounds every valid blanking's cells;
+    2. the program restricted to the (class, pattern) pairs the relaxation or the current best
+       uses (the relaxation-induced neighbourhood: few columns, solved fast), started from the
+       current best, for ``SHARE`` of the time left;
+    3. the whole program, started from the best so far, for the rest: it proves the optimum
+       when it finishes, else its dual bound.
+
+    The time budget makes the release depend on the machine's speed only where a solve is cut
+    short, and then the answer is not flagged optimal."""
+    import highspy
+
+    deadline = time.perf_counter() + seconds
+    model = placement_model(prob, np.arange(len(prob.sizes)), None)
+    nx, n_col = len(model.cls), len(model.cost)
+    lp = highs_model(model)
+    best = start
+    bound = 0
+
+    def left() -> float:
+        return deadline - time.perf_counter()
+
+    relaxed = run_highs(lp, left(), None)
+    if relaxed.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
+        return Minimum(None, False, 0)
+    if relaxed.getModelStatus() == highspy.HighsModelStatus.kOptimal:
+        bound = max(0, math.ceil(relaxed.getInfo().objective_function_value - 1e-6))
+        if prob.over(best) == 0 and prob.cells(best) <= bound:
+            return Minimum(best, True, bound)
+        support = np.asarray(relaxed.getSolution().col_value)[:nx] > 1e-9
+        warm = warm_start(prob, model, best)
+        if warm is not None:
+            support |= warm[:nx] > 0
+        lp.integrality_ = [highspy.HighsVarType.kInteger] * n_col
+        upper = np.asarray(model.upper).copy()
+        upper[:nx][~support] = 0.0
+        lp.col_upper_ = upper
+        best = better(prob, model, best, run_highs(lp, left() * SHARE, warm))
+        lp.col_upper_ = model.upper
+    if left() <= 0.02:
+        return Minimum(best, prob.over(best) == 0 and prob.cells(best) <= bound, bound)
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * n_col
+    whole = run_highs(lp, left(), warm_start(prob, model, best))
+    best = better(prob, model, best, whole)
+    dual = whole.getInfo().mip_dual_bound
+    if np.isfinite(dual):
+        bound = max(bound, math.ceil(dual - 1e-6))
+    # proven: the count meets a bound (the whole run's dual bound meets its incumbent when it
+    # finishes, within HiGHS's relative gap of 1e-4: exact below 10,000 cells)
+    optimal = prob.over(best) == 0 and prob.cells(best) <= bound
+    return Minimum(best, optimal, min(bound, prob.cells(best)) if optimal else bound)
+
+
+def highs_model(model: PlacementModel) -> Any:
+    """``model`` as a HiGHS model (continuous: the linear relaxation)."""
+    import highspy
+
+    csr = model.matrix
+    lp = highspy.HighsLp()
+    lp.num_col_ = len(model.cost)
+    lp.num_row_ = csr.shape[0]
+    lp.col_cost_ = model.cost
+    lp.col_lower_ = model.lower
+    lp.col_upper_ = model.upper
+    lp.row_lower_ = model.row_lower
+    lp.row_upper_ = model.row_upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+    lp.a_matrix_.start_ = csr.indptr.astype(np.int32)
+    lp.a_matrix_.index_ = csr.indices.astype(np.int32)
+    lp.a_matrix_.value_ = csr.data.astype(np.float64)
+    return lp
+
+
+def run_highs(lp: Any, seconds: float, warm: np.ndarray | None) -> Any:
+    """HiGHS run on ``lp`` for at most ``seconds`` (one thread, a fixed seed, silent), from the
+    solution ``warm`` when given."""
+    import highspy
+
+    # the core class: highspy.Highs prints a banner on stdout when made (and adds callbacks)
+    h = highspy._core._Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("time_limit", float(max(seconds, 0.01)))
+    h.setOptionValue("threads", 1)
+    h.setOptionValue("random_seed", 0)
+    h.passModel(lp)
+    if warm is not None:
+        h.setSolution(len(warm), np.arange(len(warm), dtype=np.int32), warm)
+    h.run()
+    return h
+
+
+def better(prob: Problem, model: PlacementModel, best: Units, h: Any) -> Units:
+    """The solution of the HiGHS run ``h`` when it is a valid blanking of every record scoring
+    better than ``best``, else ``best``."""
+    solution = h.getSolution()
+    if not solution.value_valid:
+        return best
+    units = model.units(prob, np.asarray(solution.col_value))
+    if not prob.valid(units) or int(units.sizes.sum()) != int(prob.sizes.sum()):
+        return best
+    return units if prob.score(units) < prob.score(best) else best
+
+
+def warm_start(prob: Problem, model: PlacementModel, start: Units) -> np.ndarray | None:
+    """The columns of ``model`` that release ``start`` (None when one of its units has no
+    column: a row the model dropped, which a valid blanking never uses)."""
+    nx = len(model.cls)
+    width = np.int64(1) << prob.m
+    column_key = model.cls * width + model.pat
+    order = np.argsort(column_key)
+    live = start.sizes > 0
+    unit_key = start.parent[live] * width + start.pat[live]
+    at = np.searchsorted(column_key[order], unit_key)
+    at = np.minimum(at, nx - 1)
+    if nx == 0 or not (column_key[order][at] == unit_key).all():
         return None
-    return least_cost_placement(prob, everything, None)
+    values = np.zeros(len(model.cost))
+    np.add.at(values, order[at], start.sizes[live].astype(np.float64))
+    used = model.row_of[order[at]]
+    values[nx + used[used >= 0]] = 1.0
+    return values
 
 
 def pattern_pairs(prob: Problem, classes: np.ndarray) -> int:
@@ -85,6 +221,43 @@ def least_cost_placement(prob: Problem, free: np.ndarray, fixed: Units | None) -
     row a fixed unit already uses must be used); ``star`` mode: the all-'*' row is exempt and
     holds at most ``limit``; cost Σ |P \\ already-'*'| · x."""
     from scipy.optimize import Bounds, LinearConstraint, milp
+
+    model = placement_model(prob, free, fixed)
+    result = milp(
+        model.cost,
+        integrality=np.ones(len(model.cost)),
+        bounds=Bounds(model.lower, model.upper),
+        constraints=LinearConstraint(model.matrix, model.row_lower, model.row_upper),
+        options={"node_limit": EXACT_NODE_LIMIT},
+    )
+    if result.x is None:  # infeasible, or no solution within the node limit
+        return None
+    return model.units(prob, result.x)
+
+
+@dataclass
+class PlacementModel:
+    """The integer program of ``least_cost_placement``: columns x[c, P] (``cls``, ``pat``), then
+    one binary per released row (``rows``); each x's row is ``row_of``."""
+
+    cls: np.ndarray
+    pat: np.ndarray
+    row_of: np.ndarray  # per x column its released row's column − nx (−1: exempt, no row)
+    cost: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    matrix: Any  # scipy CSR
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+
+    def units(self, prob: Problem, values: np.ndarray) -> Units:
+        x = np.round(np.asarray(values)[: len(self.cls)]).astype(np.int64)
+        take = x > 0
+        return Units(prob.keys[self.cls[take]], x[take], self.pat[take], self.cls[take])
+
+
+def placement_model(prob: Problem, free: np.ndarray, fixed: Units | None) -> PlacementModel:
+    """Build the integer program ``least_cost_placement`` and ``whole_minimum`` solve."""
     from scipy.sparse import coo_matrix, vstack
 
     m, k = prob.m, prob.k
@@ -146,17 +319,16 @@ def least_cost_placement(prob: Problem, free: np.ndarray, fixed: Units | None) -
         hi.append(np.full(1, room))
     cost = np.concatenate([np.bitwise_count(p & ~prob.already[cls]), np.zeros(ny)])
     y_lo = (there[rows] > 0).astype(np.float64)  # a row fixed records use stays in use
-    result = milp(
-        cost.astype(np.float64),
-        integrality=np.ones(nx + ny),
-        bounds=Bounds(np.concatenate([np.zeros(nx), y_lo]), np.concatenate([size, np.ones(ny)])),
-        constraints=LinearConstraint(
-            vstack(blocks).tocsr(), np.concatenate(lo), np.concatenate(hi)
-        ),
-        options={"node_limit": EXACT_NODE_LIMIT},
+    row_of = np.full(nx, -1, dtype=np.int64)
+    row_of[live] = row_live
+    return PlacementModel(
+        cls=cls,
+        pat=p,
+        row_of=row_of,
+        cost=cost.astype(np.float64),
+        lower=np.concatenate([np.zeros(nx), y_lo]),
+        upper=np.concatenate([size, np.ones(ny)]),
+        matrix=vstack(blocks).tocsr(),
+        row_lower=np.concatenate(lo),
+        row_upper=np.concatenate(hi),
     )
-    if result.x is None:  # infeasible, or no solution within the node limit
-        return None
-    x = np.round(result.x[:nx]).astype(np.int64)
-    take = x > 0
-    return Units(prob.keys[cls[take]], x[take], p[take], cls[take])

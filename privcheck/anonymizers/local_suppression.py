@@ -33,11 +33,20 @@ split between patterns has several units). Candidates, the one blanking fewest c
    of a round that share no group together); every (group, pattern) pair is scored at once.
 3. Each of these refined (``refine``): records of a unit take back one blanked cell while
    their group keeps ≥ k records (or none) and the row they reach holds ≥ k.
-4. When the class table has at most ``EXACT_MAX_PAIRS`` (class, pattern) pairs, the exact
-   minimum by integer programming (``exact_minimum``, scipy's HiGHS, a node limit so the result
-   does not depend on the machine's speed); with ``polish=N``, N neighbourhoods of the best
-   candidate (the classes of its most expensive groups and their nearest classes) re-solved
-   exactly with everything else fixed (``polish``).
+4. The exact minimum by integer programming on the whole class table (``whole_minimum``,
+   HiGHS through ``highspy``) when it has at most ``EXACT_MAX_PAIRS`` (class, pattern) pairs,
+   started from the best of the above and stopped after a time budget (``exact_seconds``:
+   ``EXACT_SECONDS_SMALL`` on tables of at most ``SMALL_TABLE`` records, else 4–8 s growing
+   with the program, none above ``LARGE_TABLE`` records unless asked for); it is skipped when
+   the best already meets the trivial bound. With ``polish=N``, when the count is not proven
+   minimal, N neighbourhoods of the best (the classes of its most expensive groups and their
+   nearest classes) re-solved exactly with everything else fixed (``polish``).
+
+Optimality (the report's ``suppressed_cells``): ``optimal`` is true only when the count is
+proven the fewest — it equals the trivial bound below, or HiGHS finished its search and its dual
+bound rounds up to the count; otherwise ``lower_bound`` is the best bound proven (HiGHS's dual
+bound, or the trivial one) and ``optimality_gap`` is (total − lower_bound) / total. A solve cut
+short by the budget makes the release depend on the machine's speed; the flag says so.
 
 Measured against the exact minimum (an integer program in the tests) on 60 random tables of
 6–30 rows, 2–4 quasi-identifiers of 2–4 values, k = 2–4: blanked / minimum is 1 on every table
@@ -73,12 +82,13 @@ further towards whole classes, which is record suppression: use a full-domain se
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from privcheck.anonymizers.base import Anonymizer, check_possible, suppression_limit_records
-from privcheck.anonymizers.blanking_exact import exact_minimum, polish
+from privcheck.anonymizers.blanking_exact import pattern_pairs, polish, whole_minimum
 from privcheck.anonymizers.blanking_release import (
     PeopleBlanks,
     blanked_loss_by_attribute,
@@ -119,11 +129,19 @@ class LocalSuppression(Anonymizer):
     #: then suppresses whole people wherever a released row holds fewer than k of them
     #: (``people_blanking``), within the suppression limit or not at all
     counts_people: ClassVar[bool] = True
-    checks_own: ClassVar[frozenset[str]] = frozenset({"polish", "importance", "node"})
+    checks_own: ClassVar[frozenset[str]] = frozenset(
+        {"polish", "importance", "node", "exact_seconds"}
+    )
 
     @classmethod
     def defaults(cls) -> dict[str, Any]:
-        return {"importance": None, "node": None, "generalize_first": False, "polish": 0}
+        return {
+            "importance": None,
+            "node": None,
+            "generalize_first": False,
+            "polish": 0,
+            "exact_seconds": None,
+        }
 
     def plan(
         self,
@@ -149,6 +167,16 @@ class LocalSuppression(Anonymizer):
                 f"polish must be a number of neighbourhoods, 0 or more (--param polish=12); "
                 f"got {polish_rounds!r}"
             )
+        exact_seconds = self.params["exact_seconds"]
+        if exact_seconds is not None and (
+            isinstance(exact_seconds, bool)
+            or not isinstance(exact_seconds, int | float)
+            or not 0 <= exact_seconds <= 3600
+        ):
+            raise PolicyError(
+                "exact_seconds must be the seconds the exact integer program may take, 0 to 3600 "
+                f"(--param exact_seconds=4; 0: heuristics only); got {exact_seconds!r}"
+            )
         check_possible(encoded, policy)
         bound_patterns(len(encoded.quasi_identifiers))
         node = self.start_node(encoded, policy, k)
@@ -158,13 +186,15 @@ class LocalSuppression(Anonymizer):
         star_mode = policy.suppressed_records == "star"
         people = None
         if encoded.individual is None:
-            prob, units = solve(
-                table, k, importance, star_mode=star_mode, limit=limit, polish_rounds=polish_rounds
-            )
+            prob, units, proven = solve(
+                table, k, importance, star_mode=star_mode, limit=limit,
+                polish_rounds=polish_rounds, exact_seconds=exact_seconds,
+            )  # fmt: skip
         else:  # units count people: spread them over records, people kept whole
-            prob, units, people = solve_people(
-                table, k, importance, star_mode=star_mode, limit=limit, polish_rounds=polish_rounds
-            )
+            prob, units, people, proven = solve_people(
+                table, k, importance, star_mode=star_mode, limit=limit,
+                polish_rounds=polish_rounds, exact_seconds=exact_seconds,
+            )  # fmt: skip
         weighted = units if people is None else people.units
         blanked = unit_blanks(prob, weighted)  # units × quasi-identifiers: cells blanked
         extra = 0 if people is None else people.n_suppressed  # (a suppressed record's cells)
@@ -172,6 +202,10 @@ class LocalSuppression(Anonymizer):
             n: int(weighted.sizes @ blanked[:, j]) + extra for j, n in enumerate(encoded.qi_names)
         }
         n_blanked = sum(per.values())
+        if people is not None:
+            proven = Optimality(
+                proven.bound is not None and n_blanked <= proven.bound, proven.bound
+            )
         full_units = units.pat == prob.full if prob.m else np.zeros(len(units.sizes), bool)
         n_full = int(units.sizes[full_units].sum()) if people is None else 0
         if policy.suppressed_records == "star" and n_full > limit:
@@ -232,7 +266,11 @@ class LocalSuppression(Anonymizer):
             "n_suppressed": n_suppressed,
             "metrics": metrics,
             "loss_by_attribute": per_attribute,
-            "suppressed_cells": {"per_attribute": per, "total": n_blanked},
+            "suppressed_cells": {
+                "per_attribute": per,
+                "total": n_blanked,
+                **optimality_keys(n_blanked, proven),
+            },
         }
         return Plan(
             algorithm=self.name,
@@ -331,8 +369,64 @@ class LocalSuppression(Anonymizer):
 
 
 #: the exact integer program is tried on the whole class table when it has at most this many
-#: (class, pattern) pairs (``privcheck.anonymizers.blanking_exact``)
-EXACT_MAX_PAIRS = 600
+#: (class, pattern) pairs (``privcheck.anonymizers.blanking_exact``); above it the model alone
+#: would cost more than the heuristics
+EXACT_MAX_PAIRS = 60_000
+#: seconds HiGHS may spend on the whole table (``exact_seconds``): small tables get a short
+#: budget so that ``auto`` stays fast on them; larger ones, where the heuristics fall furthest
+#: from the minimum, a longer one
+EXACT_SECONDS_SMALL = 0.6
+EXACT_SECONDS = 4.0
+EXACT_SECONDS_MOST = 8.0
+PAIRS_PER_SECOND = 3_000
+#: a table of at most this many records is small
+SMALL_TABLE = 100
+#: above this many records the whole-table program is left out unless asked for
+#: (``exact_seconds``): on Adult (30,162 records, 8 quasi-identifiers) its relaxation alone takes
+#: ~1.5 s, and 4 s bring 626 cells to 587 (bound 571) — a choice of time the caller makes
+LARGE_TABLE = 2_000
+
+
+@dataclass
+class Optimality:
+    """What is proven of a blanking's cells: ``optimal`` when no valid blanking blanks fewer;
+    ``bound`` cells no valid blanking goes below."""
+
+    optimal: bool
+    bound: int | None
+
+
+def optimality_keys(cells: int, proven: Optimality) -> dict[str, Any]:
+    """The report's word on the count: ``optimal`` (true only when no valid blanking blanks
+    fewer cells), ``lower_bound`` (cells every valid blanking blanks; null when nothing is
+    proven) and ``optimality_gap``, (total − lower_bound) / total (0 when optimal, null when
+    no bound)."""
+    if proven.optimal:
+        return {"optimal": True, "lower_bound": cells, "optimality_gap": 0.0}
+    gap = None if proven.bound is None else round((cells - proven.bound) / max(cells, 1), 6)
+    return {"optimal": False, "lower_bound": proven.bound, "optimality_gap": gap}
+
+
+def exact_budget(n_records: int, pairs: int) -> float:
+    """The default time budget of the whole-table integer program: short on small tables, else
+    ``EXACT_SECONDS`` growing with the program (its relaxation alone takes ~2.5 s at 25,000
+    (class, pattern) pairs) up to ``EXACT_SECONDS_MOST``; none on large tables."""
+    if n_records <= SMALL_TABLE:
+        return EXACT_SECONDS_SMALL
+    if n_records > LARGE_TABLE:
+        return 0.0
+    return min(EXACT_SECONDS_MOST, max(EXACT_SECONDS, pairs / PAIRS_PER_SECOND))
+
+
+def trivial_bound(prob: Problem) -> int:
+    """Cells any valid blanking blanks: every record of a class smaller than k loses at least
+    one cell it does not already have blanked (kept, its row holds its class alone); with no
+    cell already '*' and outside ``star`` mode, those records' rows hold ≥ k blanked records."""
+    small = (prob.sizes < prob.k) & (prob.already != prob.full)
+    records = int(prob.sizes[small].sum())
+    if records and not prob.star_mode and not prob.already.any():
+        return max(records, prob.k)
+    return records
 
 
 def solve(
@@ -343,15 +437,17 @@ def solve(
     star_mode: bool,
     limit: int = 0,
     polish_rounds: int = 0,
-) -> tuple[Problem, Units]:
+    exact_seconds: float | None = None,
+) -> tuple[Problem, Units, Optimality]:
     """The blanking of ``table`` (see the module docstring): the best of today's routine and the
     greedy with partial padding (from the first stage's result and from nothing), each also
-    refined; the exact integer program instead when the class table is small, else the best
-    polished."""
+    refined; then the exact integer program on the whole table, started from that best, for
+    ``exact_seconds`` (default ``exact_budget``; 0: none) when it has at most
+    ``EXACT_MAX_PAIRS`` (class, pattern) pairs; polished when not proven optimal."""
     prob = problem(table, k, importance, star_mode=star_mode, limit=limit)
     m = prob.m
     if m == 0 or table.n_records == 0:
-        return prob, prob.start()
+        return prob, prob.start(), Optimality(True, 0)
     first = first_stage(prob)
     candidates = [whole_row_routine(prob, first)]  # today's routine first: ties keep it
     for start in (first, prob.already):
@@ -360,15 +456,25 @@ def solve(
                 finish_leftovers(prob, greedy(prob, prob.start(start), suppress_last=last))
             )
     candidates = candidates + [refine(prob, c) for c in candidates]
-    exact = exact_minimum(prob, EXACT_MAX_PAIRS)
-    if exact is not None:
-        candidates.append(exact)
     best = min(candidates, key=prob.score)
-    if exact is None and polish_rounds:
+    bound = trivial_bound(prob)
+    pairs = pattern_pairs(prob, np.arange(len(prob.sizes)))
+    seconds = exact_budget(int(prob.sizes.sum()), pairs) if exact_seconds is None else exact_seconds
+    if (
+        seconds > 0
+        and (prob.over(best) > 0 or prob.cells(best) > bound)
+        and pairs <= EXACT_MAX_PAIRS
+    ):
+        exact = whole_minimum(prob, best, seconds)
+        bound = max(bound, exact.bound)
+        if exact.units is not None and prob.score(exact.units) < prob.score(best):
+            best = exact.units
+    if prob.over(best) == 0 and prob.cells(best) > bound and polish_rounds:
         polished = polish(prob, best, polish_rounds)
         if prob.score(polished) < prob.score(best):
             best = polished
-    return prob, best
+    cells = prob.cells(best)
+    return prob, best, Optimality(prob.over(best) == 0 and cells <= bound, min(bound, cells))
 
 
 def solve_people(
@@ -379,7 +485,8 @@ def solve_people(
     star_mode: bool,
     limit: int,
     polish_rounds: int = 0,
-) -> tuple[Problem, Units, PeopleBlanks]:
+    exact_seconds: float | None = None,
+) -> tuple[Problem, Units, PeopleBlanks, Optimality]:
     """``solve`` on a table counted in people, made safe for people (``people_blanking``).
 
     A person with records in R classes can put R pairs into one released row, so a row of k
@@ -399,12 +506,16 @@ def solve_people(
     failure: PolicyError | None = None
     for factor in factors:
         asked = min(k * factor, cap)
-        prob, units = solve(
+        prob, units, proven = solve(
             table, asked, importance, star_mode=star_mode, limit=limit,
-            polish_rounds=polish_rounds,
+            polish_rounds=polish_rounds, exact_seconds=exact_seconds,
         )  # fmt: skip
         try:
-            return prob, units, people_blanking(table, prob, units, k=k, limit=limit)
+            people = people_blanking(table, prob, units, k=k, limit=limit)
+            # a row of k people holds ≥ k (class, person) pairs, and a pair's cells are blanked
+            # in each of its ≥ 1 records: the pairs' bound at k bounds the records' cells
+            # (``plan`` compares); asked for more than k, nothing is proven
+            return prob, units, people, Optimality(False, proven.bound if asked == k else None)
         except PolicyError as exc:
             failure = exc
         if asked == cap:
