@@ -421,8 +421,9 @@ def run_hook(
     A draft policy (columns still marked ``review:``) is refused once, in one line naming its
     columns, and none of its files is checked (exit 2) — unless ``allow_draft``, when each
     file's line says the policy is a draft."""
+    from privcheck.messages import draft_message
     from privcheck.pipeline.check import check
-    from privcheck.policy import draft_message, load_policy
+    from privcheck.policy import load_policy
 
     if echo_error is None:
 

@@ -16,6 +16,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from privcheck.errors import listing
+
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
@@ -197,3 +199,19 @@ def syntax_error(exc: Exception, what: str, language: str) -> str:
     where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
     problem = getattr(exc, "problem", None) or (str(exc).splitlines() or ["malformed"])[0]
     return f"{what} is not valid {language}{where}: {scrub(problem)}"
+
+
+#: open decisions a refusal names before it says how many more
+DRAFT_NAMES_SHOWN = 10
+
+
+def draft_message(open_reviews: dict[str, str], where: str | None = None) -> str:
+    """The one line refusing a draft: the columns left for review and what to do."""
+    names = list(open_reviews)
+    what = f"{where} is a draft" if where else "the policy is a draft"
+    return (
+        f"{what}: {len(names)} column(s) still marked review ("
+        f"{listing(names, DRAFT_NAMES_SHOWN)}); decide each one's role and delete its "
+        "'review:' line, or pass --allow-draft (API: allow_draft=True) to run anyway — the "
+        "report then says draft: true"
+    )

@@ -29,6 +29,7 @@ from pydantic import (
 
 from privcheck.errors import PolicyError, PrivcheckError, listing
 from privcheck.limits import check_integers, load_json, load_yaml
+from privcheck.messages import draft_message
 
 
 class Role(StrEnum):
@@ -666,22 +667,6 @@ def _bound_levels(name: str, hierarchy: Any) -> None:
     else:
         return
     HIERARCHY_LEVELS.check(levels, f"the hierarchy of {name!r} has", advice)
-
-
-#: open decisions a refusal names before it says how many more
-DRAFT_NAMES_SHOWN = 10
-
-
-def draft_message(open_reviews: dict[str, str], where: str | None = None) -> str:
-    """The one line refusing a draft: the columns left for review and what to do."""
-    names = list(open_reviews)
-    what = f"{where} is a draft" if where else "the policy is a draft"
-    return (
-        f"{what}: {len(names)} column(s) still marked review ("
-        f"{listing(names, DRAFT_NAMES_SHOWN)}); decide each one's role and delete its "
-        "'review:' line, or pass --allow-draft (API: allow_draft=True) to run anyway — the "
-        "report then says draft: true"
-    )
 
 
 def _first_error(exc: ValidationError, prefix: str = "policy", text: str | None = None) -> str:
