@@ -342,12 +342,6 @@ def warning_inputs(tmp_path) -> Path:
 
 
 WARNING_RUNS = {
-    "dbrl overflow": (
-        "risk --original n.csv --masked n.csv -p p.yaml -a dbrl --intruder-attributes a,b"
-    ),
-    "prl overflow": (
-        "risk --original n.csv --masked n.csv -p p.yaml -a prl --intruder-attributes a,b"
-    ),
     "compare overflow": "compare n.csv n.csv -p p.yaml",
     "html glyphs": "check n.csv -p p.yaml -o c.html",
 }
@@ -368,11 +362,28 @@ def test_library_warnings_stay_off_stderr_unless_verbose(warning_inputs, case):
     assert "Warning" in verbose.stderr and "from py.warnings" in verbose.stderr, verbose.stderr
 
 
+def test_linkage_on_values_near_the_float_limit_refuses_or_computes_without_warning(
+    warning_inputs,
+):
+    """The record-linkage attacks used to compute on ±1e308 and warn of overflow. Distance-based
+    linkage (means, variances, distances) now refuses values beyond
+    ``limits.FLOAT_MAGNITUDE``: exit 2, one line naming the column. Probabilistic linkage
+    compares values, and an overflowing difference is a disagreement: it runs, with nothing on
+    stderr."""
+    args = "risk --original n.csv --masked n.csv -p p.yaml -a {} --intruder-attributes a,b"
+    dbrl = run(*args.format("dbrl").split(), cwd=warning_inputs)
+    assert dbrl.returncode == 2, dbrl.stderr
+    (line,) = dbrl.stderr.strip().splitlines()
+    assert "'a'" in line and "1e+100" in line
+    prl = run(*args.format("prl").split(), cwd=warning_inputs)
+    assert prl.returncode in (0, 1) and prl.stderr == "", prl.stderr
+
+
 def test_python_warning_options_still_decide(warning_inputs):
     """``-W error`` (a developer's choice) is honoured: the first warning is an error."""
     res = subprocess.run(
         [sys.executable, "-W", "error::RuntimeWarning", "-m", "privcheck.cli",
-         *WARNING_RUNS["dbrl overflow"].split()],
+         *WARNING_RUNS["compare overflow"].split()],
         capture_output=True, text=True, cwd=warning_inputs,
         env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300,
     )  # fmt: skip
