@@ -9,7 +9,6 @@ the class keys through the hierarchies and re-aggregating the table itself.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -40,14 +39,11 @@ _PACK_ROWS = 1 << 12
 #: (then it starts over): a few MB at worst
 _WEIGHT_CACHE_CODES = 1 << 12
 _WEIGHT_CACHE_ENTRIES = 1 << 12
-#: ``_radices`` memoises at most this many nodes per encoded table (then starts over)
+#: ``_radices`` memoises at most this many nodes per shape of the hierarchies (then starts
+#: over), for at most ``_RADIX_SHAPES`` shapes (the oldest go first)
 _RADIX_CACHE_ENTRIES = 1 << 16
-_RADIX_CACHE: weakref.WeakKeyDictionary[EncodedTable, dict[tuple[int, ...], tuple]] = (
-    weakref.WeakKeyDictionary()
-)
-_WEIGHT_CACHE: weakref.WeakKeyDictionary[LevelArrays, dict[tuple[int, ...], np.ndarray]] = (
-    weakref.WeakKeyDictionary()
-)
+_RADIX_SHAPES = 16
+_RADIX_MEMOS: dict[tuple[tuple[int, ...], ...], dict[tuple, tuple]] = {}
 #: a rollup of sizes only (``_rollup_counts``) from a table of at least ``_COUNT_ROWS`` classes
 #: counts over the whole key space while it has at most ``_COUNT_DENSE_PER_ROW`` cells per
 #: source class: a float64 cell costs about what a pass over one source class does, and the
@@ -267,12 +263,12 @@ def _rollup(table: ClassTable, node: tuple[int, ...]) -> ClassTable:
     ``take`` of any row of each class (every row of a class has the same coarser codes).
     """
     qis = table.encoded.quasi_identifiers
-    cards, _, space = _radices(table.encoded, node)
+    cards, radix, space = _radices(table.encoded, node)
     n = table.n_classes
     if not qis or n == 0 or space >= _KEY_LIMIT:
         return _rollup_general(table, node, cards)
     keys = table.keys
-    key = _combined_key(table, node, cards, space)
+    key = _combined_key(table, node, cards, radix)
     if (
         n >= _COUNT_ROWS
         and not table.sensitive
@@ -330,9 +326,9 @@ def _rollup_counts(
 
 
 def _combined_key(
-    table: ClassTable, node: tuple[int, ...], cards: list[int], space: int
+    table: ClassTable, node: tuple[int, ...], cards: list[int], radix: list[int]
 ) -> np.ndarray:
-    """The combined key at ``node`` (mixed radix over ``cards``, whose product is ``space``) of
+    """The combined key at ``node`` (mixed radix over ``cards``; ``radix``: each column's) of
     each class of ``table``, by the cheapest of three routes.
 
     A table made by ``rollup`` keeps its own combined key ``K``; when the changed columns span
@@ -347,11 +343,10 @@ def _combined_key(
     keys = table.keys
     width = len(qis)
     at = table.node
-    radix = _radices(table.encoded, node)[1]
-    radix_old = _radices(table.encoded, at)[1]
     changed = [j for j in range(width) if node[j] != at[j]]
     combined = table.combined
     if combined is not None and changed and 2 * (changed[-1] - changed[0]) + 5 <= 2 * width:
+        radix_old = _radices(table.encoded, at)[1]
         f, m = changed[0], changed[-1]
         key = None
         for j in range(f, m + 1):
@@ -399,13 +394,16 @@ def _combined_key(
 def _radices(encoded: EncodedTable, node: tuple[int, ...]) -> tuple[list[int], list[int], int]:
     """``(cards, radix, space)`` of ``node``: each column's cardinality at its level, its radix
     in the combined key (the last column varies fastest; a cardinality of 0 counts as 1) and the
-    key space. Memoised per encoded table: a search rolls up to and from the same few thousand
-    nodes, and these Python loops were a sizeable share of rolling up a small table."""
-    cache = _RADIX_CACHE.get(encoded)
-    if cache is None or len(cache) >= _RADIX_CACHE_ENTRIES:
-        cache = _RADIX_CACHE[encoded] = {}
+    key space. Memoised per shape of the hierarchies (``_radix_memo``): a search rolls up to and
+    from the same few thousand nodes, and these Python loops were a sizeable share of rolling up
+    a small table."""
+    cache = encoded.radix_memo
+    if cache is None:
+        cache = _radix_memo(encoded)
     hit = cache.get(node)
     if hit is None:
+        if len(cache) >= _RADIX_CACHE_ENTRIES:
+            cache.clear()
         qis = encoded.quasi_identifiers
         cards = [len(c.levels.labels[level]) for c, level in zip(qis, node, strict=True)]
         radix, r = [0] * len(cards), 1
@@ -416,15 +414,32 @@ def _radices(encoded: EncodedTable, node: tuple[int, ...]) -> tuple[list[int], l
     return hit
 
 
+def _radix_memo(encoded: EncodedTable) -> dict[tuple, tuple]:
+    """The memo of ``_radices`` for ``encoded``: the one of every encoded table whose columns'
+    hierarchies have the same cardinality at every level (radices depend on nothing else), so
+    each anonymization — which encodes its input afresh — does not rebuild it. Attached to the
+    encoded table (``radix_memo``) for the next lookups."""
+    shape = tuple(tuple(len(lab) for lab in c.levels.labels) for c in encoded.quasi_identifiers)
+    memo = _RADIX_MEMOS.get(shape)
+    if memo is None:
+        if len(_RADIX_MEMOS) >= _RADIX_SHAPES:
+            _RADIX_MEMOS.pop(next(iter(_RADIX_MEMOS)))
+        memo = _RADIX_MEMOS[shape] = {}
+    encoded.radix_memo = memo
+    return memo
+
+
 def _radix_arrays(encoded: EncodedTable, node: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """``_radices``' radices and cardinalities (at least 1) as int64 arrays, for decoding
     combined keys; memoised alike."""
-    cache = _RADIX_CACHE.get(encoded)
-    hit = cache.get(("arrays", node)) if cache is not None else None
+    cache = encoded.radix_memo
+    if cache is None:
+        cache = _radix_memo(encoded)
+    hit = cache.get(("arrays", node))
     if hit is None:
         cards, radix, _ = _radices(encoded, node)
         hit = (np.array(radix, dtype=np.int64), np.maximum(np.array(cards, dtype=np.int64), 1))
-        _RADIX_CACHE[encoded][("arrays", node)] = hit
+        cache[("arrays", node)] = hit
     return hit
 
 
@@ -433,19 +448,19 @@ def _weights(levels: LevelArrays, lo: int, hi: int, radix: int, radix_old: int =
     code adds to a combined key (``radix_old = 0``) or changes in it. Memoised per hierarchy for
     small levels: a search asks for the same few hundred arrays thousands of times, and building
     one is several numpy calls where gathering through it is one."""
-    key = (lo, hi, radix, radix_old)
-    cache = _WEIGHT_CACHE.get(levels)
-    if cache is not None:
-        hit = cache.get(key)
-        if hit is not None:
-            return hit
+    key = ("weights", lo, hi, radix, radix_old)
+    cache = levels.memo
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
     code = np.arange(len(levels.labels[lo]), dtype=np.int64)
     w = np.multiply(code if hi == lo else levels.up(lo, hi), radix, dtype=np.int64)
     if radix_old:
         w -= code * radix_old
     if len(code) <= _WEIGHT_CACHE_CODES:
-        if cache is None or len(cache) >= _WEIGHT_CACHE_ENTRIES:
-            cache = _WEIGHT_CACHE[levels] = {}
+        if len(cache) >= _WEIGHT_CACHE_ENTRIES:
+            cache.clear()
+        w.flags.writeable = False  # shared by every later rollup: callers only gather from it
         cache[key] = w
     return w
 
@@ -505,7 +520,11 @@ def _finish(
     """Re-aggregate sizes, sensitive counts and record classes through ``inverse`` (people:
     re-counted from the members' pairs)."""
     sizes = np.bincount(inverse, weights=table.sizes, minlength=n_classes).astype(np.int64)
-    sensitive, members = merge_sensitive(table, inverse, n_classes)
+    sensitive, members = (
+        merge_sensitive(table, inverse, n_classes)
+        if table.sensitive or table.members is not None
+        else ({}, None)  # (k-anonymity's search: sizes alone, thousands of rollups)
+    )
     record_class = None if table.record_class is None else inverse[table.record_class]
     return ClassTable(table.encoded, node, keys, sizes, sensitive, record_class, members)
 

@@ -88,6 +88,10 @@ class EncodedTable:
     individual: np.ndarray | None = None
     #: distinct people in the table (0 without an individual column)
     n_individuals: int = 0
+    #: ``privcheck.classes``' memo of each node's key radices, shared by the encoded tables whose
+    #: hierarchies have the same shape (not copied by ``dataclasses.replace``: a view over other
+    #: quasi-identifiers finds its own)
+    radix_memo: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def qi_names(self) -> list[str]:

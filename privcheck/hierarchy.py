@@ -44,6 +44,11 @@ class LevelArrays:
     maps: list[np.ndarray]
     labels: list[np.ndarray]
     _up: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, repr=False)
+    #: small arrays derived from the maps (a rollup's key weights, the loss metric's value
+    #: shares), memoised here by their makers: a search asks for the same few hundred thousands
+    #: of times, and the hierarchy outlives one search (``table_levels`` caches it), so a
+    #: repeated search does not rebuild them
+    memo: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def height(self) -> int:

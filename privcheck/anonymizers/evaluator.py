@@ -20,6 +20,7 @@ on the release. Counting people, a violating class's people leave every class to
 from __future__ import annotations
 
 import math
+import operator
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -49,6 +50,11 @@ _GRID_NODES = 1 << 20
 #: ... and have at most this many quasi-identifiers (numpy arrays have at most 64 axes)
 _GRID_AXES = 32
 _NONE = np.iinfo(np.int64).max
+#: the grid packs a cached node's class count and slot into one int64 (count in the high bits),
+#: so the smallest cached table below a node is one ``min`` over a box; slots fit the low bits
+#: (a grid lattice has at most ``_GRID_NODES`` nodes, so at most that many cached tables)
+_SLOT_BITS = 21
+_SLOT_MASK = (1 << _SLOT_BITS) - 1
 
 
 @dataclass(eq=False)
@@ -239,10 +245,14 @@ class NodeEvaluator:
         # search caches thousands) on every evaluation
         shape = tuple(h - lo + 1 for h, lo in zip(self._heights, self._lower, strict=True))
         self._grid: np.ndarray | None = None
-        self._grid_slot: np.ndarray | None = None
         if 0 < width <= _GRID_AXES and math.prod(shape) <= _GRID_NODES:
             self._grid = np.full(shape, _NONE, dtype=np.int64)
-            self._grid_slot = np.zeros(shape, dtype=np.int64)
+        #: per quasi-identifier and level: the slice of the grid at or below that level (built
+        #: once: a search looks up a box per evaluation)
+        self._below = [
+            [slice(0, max(v - lo + 1, 0)) for v in range(h + 1)]
+            for lo, h in zip(self._lower, self._heights, strict=True)
+        ]
         self._cached_classes = 0
 
     @property
@@ -264,12 +274,14 @@ class NodeEvaluator:
     # ------------------------------------------------------------------ class tables
     def table(self, node: Sequence[int]) -> ClassTable:
         """The class table at ``node``, rolled up from the smallest cached table below it."""
-        node = tuple(int(v) for v in node)
+        node = tuple(map(int, node))
         slot = self._slot_of.get(node)
         if slot is not None:
             return self._tables[slot]
-        if len(node) != len(self._lower) or not all(
-            lo <= v <= h for v, lo, h in zip(node, self._lower, self._heights, strict=True)
+        if (
+            len(node) != len(self._lower)
+            or not all(map(operator.le, self._lower, node))
+            or not all(map(operator.le, node, self._heights))
         ):
             raise ValueError(f"node {node} is outside the lattice {self._lower}..{self._heights}")
         source = self._root
@@ -286,12 +298,9 @@ class NodeEvaluator:
     def _smallest_below(self, node: Node) -> int:
         """The slot of the cached table with fewest classes at or below ``node`` (−1: none)."""
         if self._grid is not None:
-            box = tuple(slice(0, v - lo + 1) for v, lo in zip(node, self._lower, strict=True))
-            sizes = self._grid[box]
-            best = int(sizes.argmin())
-            if sizes.flat[best] == _NONE:
-                return -1
-            return int(self._grid_slot[box].flat[best])
+            box = tuple([below[v] for below, v in zip(self._below, node, strict=True)])
+            best = int(self._grid[box].min())
+            return -1 if best == _NONE else best & _SLOT_MASK
         below = self._valid & (self._nodes <= np.asarray(node)).all(axis=1)
         if not below.any():
             return -1
@@ -313,9 +322,8 @@ class NodeEvaluator:
         self._tables[slot] = table
         self._slot_of[node] = slot
         if self._grid is not None:
-            at = tuple(v - lo for v, lo in zip(node, self._lower, strict=True))
-            self._grid[at] = table.n_classes
-            self._grid_slot[at] = slot
+            at = tuple([v - lo for v, lo in zip(node, self._lower, strict=True)])
+            self._grid[at] = (table.n_classes << _SLOT_BITS) | slot
         self._order.append(slot)
         self._cached_classes += table.n_classes
         while self._cached_classes > _CACHE_CLASSES and len(self._order) > 1:

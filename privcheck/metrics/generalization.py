@@ -81,12 +81,22 @@ def generalization_height(node: Sequence[int]) -> int:
 
 
 def _value_shares(levels: LevelArrays, level: int) -> np.ndarray:
-    """(leaves under each level-``level`` value − 1) / (leaves in the hierarchy − 1)."""
-    domain = len(levels.ground)
-    if domain <= 1:
-        return np.zeros(levels.cardinality(level))
-    leaves = np.bincount(levels.maps[level], minlength=levels.cardinality(level))
-    return (leaves - 1) / (domain - 1)
+    """(leaves under each level-``level`` value − 1) / (leaves in the hierarchy − 1).
+
+    Memoised on the hierarchy (read-only): a search scores hundreds of nodes by loss, each a
+    gather through these per attribute."""
+    key = ("shares", level)
+    hit = levels.memo.get(key)
+    if hit is None:
+        domain = len(levels.ground)
+        if domain <= 1:
+            hit = np.zeros(levels.cardinality(level))
+        else:
+            leaves = np.bincount(levels.maps[level], minlength=levels.cardinality(level))
+            hit = (leaves - 1) / (domain - 1)
+        hit.flags.writeable = False
+        levels.memo[key] = hit
+    return hit
 
 
 def loss_by_attribute(table: ClassTable, kept: np.ndarray | None = None) -> dict[str, float]:
@@ -98,12 +108,16 @@ def loss_by_attribute(table: ClassTable, kept: np.ndarray | None = None) -> dict
     if n == 0:
         return {col.name: 0.0 for col in columns}
     sizes = table.sizes.astype(np.float64)
-    keep = np.ones(table.n_classes, dtype=bool) if kept is None else kept
-    suppressed = float(sizes[~keep].sum())
+    keys = table.keys
+    suppressed = 0.0
+    if kept is not None:  # the kept classes' rows, selected once for every attribute
+        idx = np.flatnonzero(kept)
+        suppressed = float(sizes.sum() - sizes.take(idx).sum()) if len(idx) < len(sizes) else 0.0
+        keys, sizes = keys.take(idx, axis=0), sizes.take(idx)
     out = {}
     for j, col in enumerate(columns):
-        share = _value_shares(col.levels, table.node[j])[table.keys[keep, j]]
-        out[col.name] = (float(share @ sizes[keep]) + suppressed) / n
+        share = _value_shares(col.levels, table.node[j]).take(keys[:, j])
+        out[col.name] = (float(share @ sizes) + suppressed) / n
     return out
 
 
