@@ -523,7 +523,7 @@ def encode_column(column: pd.Series, name: str, attr: Attribute, policy: Policy)
                 "for it to the hierarchy"
             )
         lookup = np.append(position, -1).astype(CODE_DTYPE)  # gather straight into int32
-        codes = lookup[codes]
+        codes = lookup.take(codes)
     if n_missing:
         levels = levels.with_missing()
         codes = np.where(codes < 0, len(levels.ground) - 1, codes)

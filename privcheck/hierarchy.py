@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -164,11 +165,13 @@ def table_levels(spec: TableHierarchy, name: str, base_dir: Path | None) -> Leve
         if not path.is_absolute() and base_dir is not None:
             path = base_dir / path
         try:
-            stat = path.stat()
+            info = path.stat()
         except OSError:
-            stat = None
-        if stat is not None and path.is_file():
-            key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, spec.sep, name)
+            info = None
+        if info is not None and stat.S_ISREG(info.st_mode):
+            # the file itself (device and inode), not its name: resolving a path is a system
+            # call per component, which an encoding paid for every hierarchy
+            key = (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size, spec.sep, name)
             return _cached_table_levels(key, spec, base_dir)
     return _table_levels(spec, name, base_dir)
 

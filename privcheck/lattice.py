@@ -206,37 +206,44 @@ class Lattice:
         return mask.reshape(self.shape)
 
     def upward_closure(self, mask: np.ndarray) -> np.ndarray:
-        """``mask`` plus every generalization of a node in it (one pass per height layer)."""
-        out = np.asarray(mask, dtype=bool).copy()
-        for layer in self.layers[1:]:
-            for j in range(self.width):
-                pred = self.predecessor_index(layer, j)
-                has = pred >= 0
-                out[layer[has]] |= out[pred[has]]
-        return out
+        """``mask`` plus every generalization of a node in it.
+
+        A node's up-set is the box from it to the top, so the closure is a running OR along
+        each axis of the grid in turn (one ``accumulate`` per quasi-identifier)."""
+        grid = np.asarray(mask, dtype=bool).reshape(self.shape)
+        for axis in range(self.width):
+            grid = np.logical_or.accumulate(grid, axis=axis)
+        return np.array(grid, dtype=bool).reshape(-1)
 
     def downward_closure(self, mask: np.ndarray) -> np.ndarray:
-        """``mask`` plus every specialization of a node in it."""
-        out = np.asarray(mask, dtype=bool).copy()
-        for layer in reversed(self.layers[:-1]):
-            for j in range(self.width):
-                succ = self.successor_index(layer, j)
-                has = succ >= 0
-                out[layer[has]] |= out[succ[has]]
-        return out
+        """``mask`` plus every specialization of a node in it (running ORs from the top)."""
+        return self.downward_reduce(np.asarray(mask, dtype=bool), np.logical_or)
+
+    def downward_reduce(self, values: np.ndarray, ufunc: np.ufunc) -> np.ndarray:
+        """Per node, ``ufunc`` (``np.maximum``, ``np.logical_or``, …: associative and commutative)
+        reduced over the node's up-set — itself and every generalization of it: what a node
+        inherits from the nodes above it. A running reduction along each axis of the grid,
+        from the top down."""
+        grid = np.asarray(values).reshape(self.shape)
+        for axis in range(self.width):
+            flipped = np.flip(grid, axis=axis)
+            grid = np.flip(ufunc.accumulate(flipped, axis=axis), axis=axis)
+        return np.array(grid).reshape(-1)
 
     def minimal(self, mask: np.ndarray) -> np.ndarray:
-        """Nodes of ``mask`` that generalize no other node of ``mask`` (its minimal elements)."""
+        """Nodes of ``mask`` that generalize no other node of ``mask`` (its minimal elements):
+        those with no predecessor in the upward closure of ``mask``."""
         mask = np.asarray(mask, dtype=bool)
-        strictly_above = np.zeros(self.size, dtype=bool)
-        closure = mask.copy()
-        for layer in self.layers[1:]:
-            for j in range(self.width):
-                pred = self.predecessor_index(layer, j)
-                has = pred >= 0
-                strictly_above[layer[has]] |= closure[pred[has]]
-            closure[layer] |= strictly_above[layer]
-        return mask & ~strictly_above
+        closure = self.upward_closure(mask).reshape(self.shape)
+        strictly_above = np.zeros(self.shape, dtype=bool)
+        for axis in range(self.width):
+            # a node's predecessor in this attribute sits one step back along its axis
+            into = [slice(None)] * self.width
+            into[axis] = slice(1, None)
+            frm = [slice(None)] * self.width
+            frm[axis] = slice(None, -1)
+            strictly_above[tuple(into)] |= closure[tuple(frm)]
+        return mask & ~strictly_above.reshape(-1)
 
     def generalizes(self, a: Sequence[int], b: Sequence[int]) -> bool:
         """Whether ``a`` is a generalization of (or equal to) ``b``."""

@@ -97,6 +97,32 @@ def test_closures_and_minimal_elements(heights, data):
     assert (lat.upward_closure(mask) == up).all()
     assert (lat.downward_closure(mask) == down).all()
     assert (lat.minimal(mask) == minimal).all()
+    # what a node inherits from its up-set (the suppression floor of the trade-off front)
+    values = np.array(data.draw(st.lists(st.integers(0, 99), min_size=lat.size, max_size=lat.size)))
+    inherited = [max(v for c, v in zip(nodes, values, strict=True) if ge(c, n)) for n in nodes]
+    assert lat.downward_reduce(values, np.maximum).tolist() == inherited
+
+
+@settings(max_examples=30, deadline=None)
+@given(heights_st, st.data())
+def test_closures_above_a_lower_bound(heights, data):
+    """The grid of a lattice restricted to a lower bound is smaller than the full one: the
+    closures and minimal elements index it, not the full grid."""
+    lower = tuple(data.draw(st.integers(0, h)) for h in heights)
+    lat = Lattice(heights, lower)
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=lat.size, max_size=lat.size)))
+    nodes = [lat.node(i) for i in range(lat.size)]
+    chosen = [nodes[i] for i in np.flatnonzero(mask)]
+
+    def ge(a, b):
+        return all(x >= y for x, y in zip(a, b, strict=True))
+
+    assert lat.upward_closure(mask).tolist() == [any(ge(n, c) for c in chosen) for n in nodes]
+    assert lat.downward_closure(mask).tolist() == [any(ge(c, n) for c in chosen) for n in nodes]
+    assert lat.minimal(mask).tolist() == [
+        bool(m) and not any(c != n and ge(n, c) for c in chosen)
+        for n, m in zip(nodes, mask, strict=True)
+    ]
 
 
 def test_restricted_lattice_and_bad_nodes():

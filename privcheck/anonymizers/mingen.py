@@ -29,6 +29,7 @@ from privcheck.anonymizers.problem import (
     SearchProblem,
     SearchResult,
     Tags,
+    gc_paused,
     require_exhaustive,
     shape_text,
 )
@@ -45,6 +46,10 @@ class MinGen(GeneralizationAnonymizer):
         return {"tagging": True, "tradeoff": True}
 
     def search(self, problem: SearchProblem) -> SearchResult:
+        with gc_paused():
+            return self._search(problem)
+
+    def _search(self, problem: SearchProblem) -> SearchResult:
         tags = Tags(problem)
         tags.tagging = tags.tagging and bool(self.params["tagging"])
         if tags.tagging and problem.pruning_sound:
@@ -90,16 +95,19 @@ def climb(problem: SearchProblem, tags: Tags, start: int, predicate: str) -> lis
     """A path from ``start`` upwards through unknown nodes, raising the attribute that is
     least generalized (relative to its height) first."""
     lat = problem.lattice
-    heights = np.maximum(np.asarray(lat.heights, dtype=float), 1.0)
+    tops = lat.heights
+    heights = [float(max(h, 1)) for h in tops]
+    strides = lat.strides.tolist()
     path = [start]
     cur = start
     while True:
-        levels = lat.nodes[cur]
-        order = np.argsort(levels / heights, kind="stable")
+        levels = lat.nodes[cur].tolist()
+        # (a stable sort, as numpy's argsort(kind="stable") of the same quotients)
+        order = sorted(range(len(levels)), key=lambda j: levels[j] / heights[j])
         nxt = -1
         for j in order:
-            if levels[j] < lat.heights[j]:
-                cand = cur + int(lat.strides[j])
+            if levels[j] < tops[j]:
+                cand = cur + strides[j]
                 if not tags.known(cand, predicate):
                     nxt = cand
                     break
@@ -123,23 +131,37 @@ def bisect_chains(problem: SearchProblem, tags: Tags, predicate: str) -> None:
     """
     lat = problem.lattice
     queue: deque[int] = deque()
-    for start in np.concatenate(lat.layers):
-        start = int(start)
-        if tags.known(start, predicate):
-            continue
-        path = climb(problem, tags, start, predicate)
-        lo, hi = 0, len(path) - 1
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            i = path[mid]
-            if not tags.known(i, predicate):
-                tags.evaluate(i)
-                queue.append(i)
-            if tags.holds(i, predicate):
-                hi = mid - 1
-            else:
-                lo = mid + 1
-        walk_border(problem, tags, predicate, queue)
+    holds, fails = tags.verdicts(predicate)
+    order = np.concatenate(lat.layers)
+    for block in range(0, len(order), _START_BLOCK):
+        # most starts are tagged by the time the loop reaches them: one vectorised look per
+        # block skips those, then each remaining one is looked at again (earlier chains of the
+        # block may have tagged it)
+        starts = order[block : block + _START_BLOCK]
+        for start in starts[~(holds[starts] | fails[starts])].tolist():
+            if tags.known(start, predicate):
+                continue
+            _bisect_chain(problem, tags, predicate, start, queue)
+
+
+def _bisect_chain(
+    problem: SearchProblem, tags: Tags, predicate: str, start: int, queue: deque[int]
+) -> None:
+    """``bisect_chains`` from one unknown start: bisection along the chain ``climb`` makes,
+    then the border walked from the nodes it computed."""
+    path = climb(problem, tags, start, predicate)
+    lo, hi = 0, len(path) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        i = path[mid]
+        if not tags.known(i, predicate):
+            tags.evaluate(i)
+            queue.append(i)
+        if tags.holds(i, predicate):
+            hi = mid - 1
+        else:
+            lo = mid + 1
+    walk_border(problem, tags, predicate, queue)
 
 
 def walk_border(problem: SearchProblem, tags: Tags, predicate: str, queue: deque[int]) -> None:
@@ -152,17 +174,22 @@ def walk_border(problem: SearchProblem, tags: Tags, predicate: str, queue: deque
     """
     lat = problem.lattice
     heights = lat.heights
+    strides = lat.strides.tolist()
     while queue:
         i = queue.popleft()
         if tags.holds(i, predicate):
             continue
-        levels = lat.nodes[i]
+        levels = lat.nodes[i].tolist()
         for j in range(lat.width):
             if levels[j] < heights[j]:
-                nb = i + int(lat.strides[j])
+                nb = i + strides[j]
                 if not tags.known(nb, predicate):
                     tags.evaluate(nb)
                     queue.append(nb)
+
+
+#: ``bisect_chains`` looks at the starts (every node, bottom-up) this many at a time
+_START_BLOCK = 256
 
 
 @hookimpl

@@ -14,8 +14,10 @@ suppression (or the limit is 0, when it equals ``clean``).
 from __future__ import annotations
 
 import bisect
+import gc
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,6 +61,26 @@ def require_exhaustive(nodes: int, subject: str, advice: str) -> None:
     (``EXHAUSTIVE_NODES``); ``subject`` says which search and why ("incognito may evaluate
     every node of a lattice of 301 × 301: it has"), ``advice`` how to avoid it."""
     EXHAUSTIVE_NODES.check(nodes, subject, advice)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector held off for the block (then restored as it was).
+
+    A lattice search allocates a few small objects per node (a class table, its verdict, the
+    tuples naming it), none of them in reference cycles — reference counting frees them all —
+    but every few hundred allocations the collector still walks the young objects, and now and
+    then every object of the process (a loaded DataFrame's included): on Adult with 1 %
+    suppression that is ~5 % of the search and most of its run-to-run spread. Whatever cyclic
+    garbage the block makes is collected at the next collection after it."""
+    enabled = gc.isenabled()
+    if enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -237,7 +259,7 @@ class SearchProblem:
 
         With models whose violators only shrink under generalization (k-anonymity, distinct
         l-diversity) a node suppresses at least what any evaluated generalization of it does:
-        the maximum over the evaluated nodes above, one pass down the layers. Other models
+        the maximum over the evaluated nodes above (``Lattice.downward_reduce``). Other models
         (t-closeness's fixed point) give no such bound: 0.
         """
         lat = self.lattice
@@ -245,13 +267,8 @@ class SearchProblem:
         if self.evaluator.other_configs or not self.outcomes:
             return floor
         done = np.fromiter(self.outcomes, dtype=np.int64, count=len(self.outcomes))
-        floor[done] = [self.outcomes[i].suppressed for i in done]
-        for layer in reversed(lat.layers[:-1]):
-            for j in range(lat.width):
-                succ = lat.successor_index(layer, j)
-                has = succ >= 0
-                floor[layer[has]] = np.maximum(floor[layer[has]], floor[succ[has]])
-        return floor
+        floor[done] = [self.outcomes[i].suppressed for i in done.tolist()]
+        return lat.downward_reduce(floor, np.maximum)
 
     def tradeoff(self, satisfying: np.ndarray) -> list[TradeoffPoint]:
         """The Pareto front of the metric and the suppressed records over the satisfying nodes.
@@ -347,10 +364,22 @@ class Tags:
         self.tagging = True
         #: whether every model has the generalization property (satisfied / clean carry up)
         self.monotone = problem.monotone
+        # the same arrays with one axis per quasi-identifier, where up-sets and down-sets are
+        # boxes (views: writes land in the flat arrays)
+        lat = problem.lattice
+        self._sat_grid, self._fail_grid = lat.grid(self.sat), lat.grid(self.fail)
+        self._ok_grid, self._mono_fail_grid = lat.grid(self.mono_ok), lat.grid(self.mono_fail)
 
     @property
     def resolved(self) -> np.ndarray:
         return self.sat | self.fail
+
+    def verdicts(self, predicate: str = "satisfied") -> tuple[np.ndarray, np.ndarray]:
+        """The per-node masks of where ``predicate`` is known to hold and to fail (live: they
+        change as nodes are evaluated and tagged)."""
+        if predicate == "satisfied":
+            return self.sat, self.fail
+        return self.mono_ok, self.mono_fail
 
     def known(self, i: int, predicate: str = "satisfied") -> bool:
         if predicate == "satisfied":
@@ -361,27 +390,27 @@ class Tags:
         return bool(self.sat[i] if predicate == "satisfied" else self.mono_ok[i])
 
     def record(self, i: int, outcome: NodeOutcome) -> None:
-        lat, p = self.problem.lattice, self.problem
+        p = self.problem
         # up-sets and down-sets are boxes of the lattice grid: tag them by slice assignment
-        up, down = lat.boxes_at(i) if self.tagging else (None, None)
+        up, down = p.lattice.boxes_at(i) if self.tagging else (None, None)
         if outcome.monotone_ok:
             self.mono_ok[i] = True
             if up is not None:
-                lat.grid(self.mono_ok)[up] = True
+                self._ok_grid[up] = True
         else:
             self.mono_fail[i] = True
             if down is not None:
-                lat.grid(self.mono_fail)[down] = True
-                lat.grid(self.fail)[down] = True
+                self._mono_fail_grid[down] = True
+                self._fail_grid[down] = True
         if outcome.satisfied:
             self.sat[i] = True
             if up is not None and self.monotone and (p.pruning_sound or outcome.clean):
-                lat.grid(self.sat)[up] = True
+                self._sat_grid[up] = True
         else:
             self.fail[i] = True
             # (a monotone failure has tagged the down-set already)
             if down is not None and p.pruning_sound and outcome.monotone_ok:
-                lat.grid(self.fail)[down] = True
+                self._fail_grid[down] = True
 
     def evaluate(self, i: int) -> NodeOutcome:
         outcome = self.problem.evaluate_index(i)
