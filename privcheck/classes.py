@@ -17,6 +17,7 @@ import numpy as np
 from privcheck.encoding import CODE_DTYPE, EncodedTable
 from privcheck.grouping import (
     _KEY_LIMIT,
+    decode_keys,
     first_rows,
     group,
     group_keys,
@@ -317,33 +318,9 @@ def _rollup_counts(
     counts = np.bincount(key, weights=table.sizes, minlength=space)
     cells = np.flatnonzero(counts)
     sizes = counts.take(cells).astype(np.int64)
-    out = ClassTable(table.encoded, node, _decode_keys(cells, cards, space), sizes, {}, None)
+    out = ClassTable(table.encoded, node, decode_keys(cells, cards, space), sizes, {}, None)
     out.combined = cells
     return out
-
-
-def _decode_keys(cells: np.ndarray, cards: list[int], space: int) -> np.ndarray:
-    """The key columns of the combined keys ``cells`` (mixed radix over ``cards``, whose product
-    is ``space``), column-major in the codes' dtype.
-
-    The digits are peeled off from the last column, each by one division by a Python int —
-    numpy divides by a scalar with a multiplication, several times faster than the division by
-    an array of radices a broadcast decode makes — in int32 when the key space allows (half the
-    cost again); a column at a one-value level is zeros, and the first column is what remains.
-    """
-    keys = np.empty((len(cells), len(cards)), dtype=CODE_DTYPE, order="F")
-    rest = cells.astype(np.int32) if space <= np.iinfo(np.int32).max else cells
-    for j in range(len(cards) - 1, 0, -1):
-        base = cards[j]
-        if base <= 1:
-            keys[:, j] = 0
-            continue
-        quotient = rest // base
-        np.subtract(rest, quotient * base, out=keys[:, j], casting="unsafe")
-        rest = quotient
-    if len(cards):
-        keys[:, 0] = rest
-    return keys
 
 
 def _combined_key(

@@ -94,16 +94,31 @@ def group_keys(
     inverse = inverse.astype(np.int64, copy=False)
     if renumbered:
         return inverse, len(uniq), None
-    return inverse, len(uniq), _decode(np.asarray(uniq, dtype=np.int64), cards)
+    return inverse, len(uniq), decode_keys(np.asarray(uniq, dtype=np.int64), cards, space)
 
 
-def _decode(combined: np.ndarray, cards: list[int]) -> np.ndarray:
-    """Mixed-radix digits of combined keys (last column fastest), as ``_stack_keys`` lays out."""
+def decode_keys(combined: np.ndarray, cards: list[int], space: int) -> np.ndarray:
+    """The mixed-radix digits of the combined keys ``combined`` (over ``cards``, last column
+    fastest; their product is ``space``), column-major in the codes' dtype, as ``_stack_keys``
+    lays out.
+
+    The digits are peeled off from the last column, each by one division by a Python int —
+    numpy divides by a scalar with a multiplication, several times faster than a ``divmod`` or
+    a division by an array of radices — in int32 when the key space allows (half the cost
+    again); a column at a one-value level is zeros, and the first column is what remains.
+    """
     keys = np.empty((len(combined), len(cards)), dtype=CODE_DTYPE, order="F")
-    rest = combined.copy()
-    for j in range(len(cards) - 1, -1, -1):
-        card = max(int(cards[j]), 1)
-        rest, keys[:, j] = np.divmod(rest, card)
+    rest = combined.astype(np.int32) if space <= np.iinfo(np.int32).max else combined
+    for j in range(len(cards) - 1, 0, -1):
+        base = int(cards[j])
+        if base <= 1:
+            keys[:, j] = 0
+            continue
+        quotient = rest // base
+        np.subtract(rest, quotient * base, out=keys[:, j], casting="unsafe")
+        rest = quotient
+    if len(cards):
+        keys[:, 0] = rest
     return keys
 
 
