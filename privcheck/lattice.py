@@ -14,14 +14,20 @@ must coarsen a previous one, see ``--previous``).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
 Node = tuple[int, ...]
 
 _INT64_MAX = 2**63 - 1
+#: ``Lattice._shared`` keeps the numbering of lattices of at most this many nodes (a few MB),
+#: for at most this many lattices (the oldest go first)
+_SHARED_NODES = 1 << 16
+_SHARED_LATTICES = 8
+_SHARED: dict[tuple[Node, Node], dict[str, Any]] = {}
 
 
 class Lattice:
@@ -89,18 +95,41 @@ class Lattice:
         """The node numbered ``index``."""
         return tuple(self.nodes[int(index)].tolist())
 
+    def _shared(self, name: str, make: Callable[[], Any]) -> Any:
+        """``make()``, memoised for every lattice of the same levels and lower bound (read-only
+        arrays): each search builds its own lattice, and a repeated search on the same policy
+        need not number and layer the nodes again. Small lattices only (``_SHARED_NODES``)."""
+        if self.size > _SHARED_NODES:
+            return make()
+        key = (self.heights, self.lower)
+        entry = _SHARED.get(key)
+        if entry is None:
+            if len(_SHARED) >= _SHARED_LATTICES:
+                _SHARED.pop(next(iter(_SHARED)))
+            entry = _SHARED[key] = {}
+        hit = entry.get(name)
+        if hit is None:
+            hit = entry[name] = make()
+            for array in hit if isinstance(hit, tuple) else (hit,):
+                array.flags.writeable = False
+        return hit
+
     @cached_property
     def nodes(self) -> np.ndarray:
         """Every node as a row of absolute levels, in index order (``size × width``)."""
-        if self.width == 0:
-            return np.zeros((1, 0), dtype=np.int64)
-        grids = np.indices(self.shape, dtype=np.int64).reshape(self.width, -1).T
-        return grids + np.asarray(self.lower, dtype=np.int64)
+
+        def make() -> np.ndarray:
+            if self.width == 0:
+                return np.zeros((1, 0), dtype=np.int64)
+            grids = np.indices(self.shape, dtype=np.int64).reshape(self.width, -1).T
+            return grids + np.asarray(self.lower, dtype=np.int64)
+
+        return self._shared("nodes", make)
 
     @cached_property
     def node_heights(self) -> np.ndarray:
         """Height (sum of levels) of every node."""
-        return self.nodes.sum(axis=1)
+        return self._shared("heights", lambda: self.nodes.sum(axis=1))
 
     def height(self, node: Sequence[int]) -> int:
         """A node's height: the sum of its levels (ARX's "height")."""
@@ -113,10 +142,14 @@ class Lattice:
     @cached_property
     def layers(self) -> list[np.ndarray]:
         """Node indices grouped by height, from the bottom's height to the top's."""
-        h = self.node_heights - sum(self.lower)
-        order = np.argsort(h, kind="stable")
-        bounds = np.searchsorted(h[order], np.arange(int(h.max(initial=0)) + 2))
-        return [order[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1)]
+
+        def make() -> tuple[np.ndarray, ...]:
+            h = self.node_heights - sum(self.lower)
+            order = np.argsort(h, kind="stable")
+            bounds = np.searchsorted(h[order], np.arange(int(h.max(initial=0)) + 2))
+            return tuple(order[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1))
+
+        return list(self._shared("layers", make))
 
     def __iter__(self) -> Iterator[Node]:
         """Nodes bottom-up (by height, then index)."""
@@ -209,11 +242,8 @@ class Lattice:
         """``mask`` plus every generalization of a node in it.
 
         A node's up-set is the box from it to the top, so the closure is a running OR along
-        each axis of the grid in turn (one ``accumulate`` per quasi-identifier)."""
-        grid = np.asarray(mask, dtype=bool).reshape(self.shape)
-        for axis in range(self.width):
-            grid = np.logical_or.accumulate(grid, axis=axis)
-        return np.array(grid, dtype=bool).reshape(-1)
+        each axis of the grid in turn (``_running``)."""
+        return self._running(np.asarray(mask, dtype=bool), np.logical_or, upwards=True)
 
     def downward_closure(self, mask: np.ndarray) -> np.ndarray:
         """``mask`` plus every specialization of a node in it (running ORs from the top)."""
@@ -224,11 +254,27 @@ class Lattice:
         reduced over the node's up-set — itself and every generalization of it: what a node
         inherits from the nodes above it. A running reduction along each axis of the grid,
         from the top down."""
-        grid = np.asarray(values).reshape(self.shape)
-        for axis in range(self.width):
-            flipped = np.flip(grid, axis=axis)
-            grid = np.flip(ufunc.accumulate(flipped, axis=axis), axis=axis)
-        return np.array(grid).reshape(-1)
+        return self._running(np.asarray(values), ufunc, upwards=False)
+
+    def _running(self, values: np.ndarray, ufunc: np.ufunc, *, upwards: bool) -> np.ndarray:
+        """``values`` (one per node) with a running ``ufunc`` along each axis of the grid in
+        turn: upwards each level takes in the one below it, downwards the one above. One
+        vectorised step per level of each quasi-identifier (a grid's axes are short, and
+        ``ufunc.accumulate`` along an inner axis of a many-axis array was four times slower)."""
+        grid = np.array(values).reshape(self.shape)  # (a copy: written level by level)
+        index = [slice(None)] * self.width
+        for axis, levels in enumerate(self.shape):
+            steps = range(1, levels) if upwards else range(levels - 2, -1, -1)
+            for level in steps:
+                # one-level slices, not integers: views even of a one-axis grid
+                other = level - 1 if upwards else level + 1
+                index[axis] = slice(other, other + 1)
+                previous = grid[tuple(index)]
+                index[axis] = slice(level, level + 1)
+                current = grid[tuple(index)]
+                ufunc(current, previous, out=current)
+            index[axis] = slice(None)
+        return grid.reshape(-1)
 
     def minimal(self, mask: np.ndarray) -> np.ndarray:
         """Nodes of ``mask`` that generalize no other node of ``mask`` (its minimal elements):
