@@ -36,6 +36,8 @@ _ROLLUP_DENSE_MIN = 1 << 16
 _ROLLUP_DENSE_MAX = 1 << 20
 #: tables of at least this many classes pack their key columns for rollups (``_packs``)
 _PACK_ROWS = 1 << 12
+#: ``_pack_code`` keeps at most this many packs' codes per table (then starts over)
+_PACK_CODES = 256
 #: ``_weights`` memoises arrays of at most this many codes, at most this many per hierarchy
 #: (then it starts over): a few MB at worst
 _WEIGHT_CACHE_CODES = 1 << 12
@@ -93,6 +95,11 @@ class ClassTable:
     combined: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
     #: rollup's packed key columns (see ``_packs``), built the first time a big table is rolled up
     packs: list[tuple[list[int], np.ndarray]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    #: each pack's own mixed-radix code per class at the levels a rollup took it to (see
+    #: ``_pack_code``), kept for the next rollups to the same levels
+    pack_codes: dict[tuple, tuple[np.ndarray, int]] | None = field(
         default=None, init=False, repr=False, compare=False
     )
 
@@ -366,16 +373,15 @@ def _combined_key(
         return key
     key = None
     if table.n_classes >= _PACK_ROWS:
-        for columns, codes in _packs(table):
-            cells = None
-            for j in columns:
-                w = _weights(qis[j].levels, at[j], node[j], radix[j])
-                cells = w if cells is None else (cells[:, None] + w).reshape(-1)
-            part = cells.take(codes)
+        # the packs are consecutive columns: the combined key is the mixed radix of their own
+        # codes (each pack's cardinality at the node the next radix)
+        for p, (columns, codes) in enumerate(_packs(table)):
+            local, card = _pack_code(table, p, columns, codes, node, cards)
             if key is None:
-                key = part
+                key = local.copy()
             else:
-                key += part
+                key *= card
+                key += local
         return key
     for j in range(width):
         if node[j] == at[j]:
@@ -447,6 +453,41 @@ def _weights(levels: LevelArrays, lo: int, hi: int, radix: int, radix_old: int =
         w.flags.writeable = False  # shared by every later rollup: callers only gather from it
         cache[key] = w
     return w
+
+
+def _pack_code(
+    table: ClassTable,
+    p: int,
+    columns: list[int],
+    codes: np.ndarray,
+    node: tuple[int, ...],
+    cards: list[int],
+) -> tuple[np.ndarray, int]:
+    """Pack ``p``'s own combined key at ``node`` (mixed radix over its columns' cardinalities
+    there) for every class of ``table``, and the pack's cardinality at ``node``.
+
+    It depends on the pack's levels alone, and a search rolls the same big table (the root)
+    up to hundreds of nodes whose levels repeat pack by pack (on Adult's root a few dozen
+    combinations per pack): memoised on the table (read-only), so most rollups of a big
+    table gather nothing and only combine the packs' codes."""
+    levels = tuple([node[j] for j in columns])
+    memo = table.pack_codes
+    if memo is None:
+        memo = table.pack_codes = {}
+    hit = memo.get((p, levels))
+    if hit is None:
+        qis = table.encoded.quasi_identifiers
+        cells, card = None, 1
+        for j in reversed(columns):  # the pack's last column varies fastest
+            w = _weights(qis[j].levels, table.node[j], node[j], card)
+            cells = w if cells is None else (w[:, None] + cells).reshape(-1)
+            card *= max(cards[j], 1)
+        local = cells.take(codes)
+        local.flags.writeable = False
+        if len(memo) >= _PACK_CODES:
+            memo.clear()
+        hit = memo[(p, levels)] = (local, card)
+    return hit
 
 
 def _packs(table: ClassTable) -> list[tuple[list[int], np.ndarray]]:

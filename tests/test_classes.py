@@ -316,6 +316,32 @@ def test_adult_rollup_paths_equal_count(adult_frame, monkeypatch, dense):
         assert_same_table(rollup(rollup(bottom, middle), node), count(encoded, node))
 
 
+@pytest.mark.parametrize("kept", [256, 2])
+def test_adult_rollups_of_one_table_reuse_its_pack_codes(adult_frame, monkeypatch, kept):
+    """A search rolls the root up to hundreds of nodes: each pack's own code at the levels asked
+    is kept on the table and combined again for the next node with the same levels in that
+    pack — the same tables as counting the rows, in any order, also once the memo starts over
+    (``kept`` codes at most)."""
+    import itertools
+
+    import privcheck.classes as classes
+
+    monkeypatch.setattr(classes, "_PACK_CODES", kept)
+    policy = parse_policy(
+        adult_policy(ADULT_QIS, "salary-class", [{"model": "k-anonymity", "k": 2}])
+    )
+    encoded = encode(adult_frame, policy)
+    bottom = count(encoded, track_records=False)
+    assert bottom.n_classes >= classes._PACK_ROWS  # (the packed path)
+    nodes = [
+        (a, b, 0, c, 1, d, 0, 1)
+        for a, b, c, d in itertools.product((0, 1, 3), (0, 1), (0, 2), (0, 1))
+    ]
+    for node in nodes + nodes[::-1]:
+        assert_same_table(rollup(bottom, node), count(encoded, node, track_records=False))
+    assert 0 < len(bottom.pack_codes) <= kept
+
+
 @pytest.mark.parametrize("counts_path", [True, False])
 def test_adult_rollup_of_sizes_only_equals_count(adult_frame, monkeypatch, counts_path):
     """A table with no sensitive counts and no record classes (a k-anonymity search's) rolls up
