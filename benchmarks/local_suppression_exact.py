@@ -142,8 +142,10 @@ def main() -> None:
                 print(f"n={n:4} m={m} k={k} {name}: oracle infeasible", flush=True)
                 continue
             dual = getattr(last["result"], "mip_dual_bound", None)
-            lower = best if mark == "=" else max(
-                math.ceil((dual or 0) - 1e-6), cells["lower_bound"] or 0
+            lower = (
+                best
+                if mark == "="
+                else max(math.ceil((dual or 0) - 1e-6), cells["lower_bound"] or 0)
             )
             ratio = cells["total"] / best if best else 1.0
             ratio_lb = cells["total"] / lower if lower else 1.0

@@ -30,11 +30,12 @@ from privcheck.classes import group
 #: a result is trusted only when proven optimal within this many branch-and-bound nodes (a
 #: node limit, not a time limit: the release must not depend on the machine's speed)
 EXACT_NODE_LIMIT = 500
-#: the restricted programs of ``whole_minimum``, in order: (reduced-cost threshold — the pairs
-#: below it join those the relaxation or a known blanking uses —, share of the time left the
-#: step may take). Measured on 100-row tables of 5–6 quasi-identifiers, k 4–5: the first steps
-#: finish in 0.02–0.3 s; wider ones rarely finish within a second
-LADDER = ((1e-6, 0.5), (0.1, 0.5), (0.25, 0.5), (0.5, 0.5), (1.0, 0.6))
+#: the restricted programs of ``whole_minimum``, in order: (columns — the pairs the relaxation
+#: or a known blanking uses, times this factor, the others added in order of reduced cost —,
+#: share of the time left the step may take). Measured on 100–200-row tables of 5–6
+#: quasi-identifiers, k 4–5: the first step finishes in 0.02–0.3 s; the wider ones find better
+#: blankings when they finish, and the ladder stops at the first one cut short
+LADDER = ((1.0, 0.5), (1.5, 0.5), (2.0, 0.5), (3.0, 0.6))
 #: the size of a neighbourhood ``polish`` re-solves exactly, in (class, pattern) pairs
 POLISH_PAIRS = 600
 
@@ -60,8 +61,8 @@ def whole_minimum(prob: Problem, start: Units, seconds: float) -> Minimum:
        hard shapes (most records unique, 5–6 quasi-identifiers) often better than every
        heuristic, and cheap;
     3. a ladder of restricted programs (``LADDER``): the (class, pattern) pairs the relaxation
-       or a known blanking uses, widened step by step by the pairs of reduced cost below the
-       step's threshold, each started from the best so far — a few hundred columns that HiGHS
+       or a known blanking uses, widened step by step by the pairs of least reduced cost, each
+       started from the best so far — a few hundred columns that HiGHS
        solves to optimality in a fraction of the time the whole program's search needs to find
        as good a blanking; the ladder stops at the first step cut short;
     4. the whole program, started from the best so far, for the rest: it proves the optimum
@@ -102,18 +103,22 @@ def whole_minimum(prob: Problem, start: Units, seconds: float) -> Minimum:
             if prob.score(candidate) < prob.score(best):
                 best = candidate
         lp.integrality_ = [highspy.HighsVarType.kInteger] * n_col
-        for threshold, share in LADDER:
+        by_reduced_cost = np.argsort(reduced, kind="stable")
+        for factor, share in LADDER:
             if left() <= 0.02 or proven():
                 break
             warm = warm_start(prob, model, best)
             if warm is not None:
                 known |= warm[:nx] > 0
+            columns = known.copy()
+            wider = by_reduced_cost[~known[by_reduced_cost]]
+            columns[wider[: int((factor - 1.0) * known.sum())]] = True
             upper = np.asarray(model.upper).copy()
-            upper[:nx][~(known | (reduced < threshold))] = 0.0
+            upper[:nx][~columns] = 0.0
             lp.col_upper_ = upper
             step = run_highs(lp, left() * share, warm)
             best = better(prob, model, best, step)
-            if step.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            if step.getModelStatus() != highspy.HighsModelStatus.kOptimal or columns.all():
                 break
         lp.col_upper_ = model.upper
     if left() <= 0.02 or proven():
