@@ -1,11 +1,12 @@
 """The exact solver of local suppression: the fewest blanked cells by integer programming.
 
 ``whole_minimum`` solves the whole class table (the caller says when), started from the best
-heuristic blanking, within a time budget (HiGHS through ``highspy``, which takes a starting
-solution and reports its proven bound); ``polish`` re-solves neighbourhoods of a heuristic's
-result with everything else fixed (``least_cost_placement``, scipy's HiGHS under a node limit).
-Both build the same integer program (``placement_model``). The heuristics they start from or
-compete with are in ``privcheck.anonymizers.blanking_search``.
+heuristic blanking and the rounded relaxation, within a time budget (HiGHS through ``highspy``,
+which takes a starting solution and reports its proven bound); ``polish`` re-solves
+neighbourhoods of a heuristic's result with everything else fixed (``least_cost_placement``,
+scipy's HiGHS under a node limit). Both build the same integer program (``placement_model``).
+The heuristics they start from or compete with are in
+``privcheck.anonymizers.blanking_search``.
 """
 
 from __future__ import annotations
@@ -49,9 +50,13 @@ class Minimum:
     units: Units | None
     optimal: bool
     bound: int
+    #: whether the linear relaxation was solved (False: cut short by ``relaxation_seconds``)
+    relaxed: bool = True
 
 
-def whole_minimum(prob: Problem, start: Units, seconds: float) -> Minimum:
+def whole_minimum(
+    prob: Problem, start: Units, seconds: float, relaxation_seconds: float | None = None
+) -> Minimum:
     """The fewest cells on the whole class table by HiGHS (``highspy``), started from ``start``
     (a valid heuristic blanking), within ``seconds``:
 
@@ -67,6 +72,9 @@ def whole_minimum(prob: Problem, start: Units, seconds: float) -> Minimum:
        as good a blanking; the ladder stops at the first step cut short;
     4. the whole program, started from the best so far, for the rest: it proves the optimum
        when it finishes, else its dual bound.
+
+    With ``relaxation_seconds``, a relaxation not solved by then ends the call (``relaxed``
+    False, nothing proven) so that the caller can spend the rest otherwise.
 
     The time budget makes the release depend on the machine's speed only where a solve is cut
     short, and then the answer is not flagged optimal."""
@@ -85,9 +93,14 @@ def whole_minimum(prob: Problem, start: Units, seconds: float) -> Minimum:
     def proven() -> bool:
         return prob.over(best) == 0 and prob.cells(best) <= bound
 
-    relaxed = run_highs(lp, left(), None)
+    cap = left() if relaxation_seconds is None else min(left(), relaxation_seconds)
+    relaxed = run_highs(lp, cap, None)
     if relaxed.getModelStatus() == highspy.HighsModelStatus.kInfeasible:
         return Minimum(None, False, 0)
+    if relaxation_seconds is not None and (
+        relaxed.getModelStatus() != highspy.HighsModelStatus.kOptimal
+    ):
+        return Minimum(None, False, 0, relaxed=False)
     if relaxed.getModelStatus() == highspy.HighsModelStatus.kOptimal:
         bound = max(0, math.ceil(relaxed.getInfo().objective_function_value - 1e-6))
         if proven():

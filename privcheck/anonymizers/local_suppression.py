@@ -38,7 +38,12 @@ split between patterns has several units). Candidates, the one blanking fewest c
    started from the best of the above and stopped after a time budget (``exact_seconds``:
    ``EXACT_SECONDS_SMALL`` on tables of at most ``SMALL_TABLE`` records, else 4–8 s growing
    with the program, none above ``LARGE_TABLE`` records unless asked for); it is skipped when
-   the best already meets the trivial bound. With ``polish=N``, when the count is not proven
+   the best already meets the trivial bound. Inside the budget: the linear relaxation (a
+   bound), the relaxation rounded (a start), a ladder of programs restricted to the pairs the
+   relaxation and the known blankings use, then the whole program. A table of more than
+   ``CHUNK_PAIRS`` pairs (800 rows of 6 quasi-identifiers), whose relaxation alone outlasts
+   the budget, is cut into chunks of similar records solved one by one and joined
+   (``chunked_minimum``). With ``polish=N``, when the count is not proven
    minimal, N neighbourhoods of the best (the classes of its most expensive groups and their
    nearest classes) re-solved exactly with everything else fixed (``polish``).
 
@@ -383,7 +388,14 @@ PAIRS_PER_SECOND = 3_000
 #: whole program is not solved but the table cut into chunks of about ``CHUNK_SIZE_PAIRS``
 #: pairs, each solved on its own (``chunked_minimum``): at 800 rows of 6 quasi-identifiers
 #: (35,000 pairs) the relaxation alone takes longer than 8 s. Larger tables (Adult) keep the
-#: whole program when ``exact_seconds`` asks for it: their classes are few and large
+#: whole program when ``exact_seconds`` asks for it: their classes are few and large. The
+#: whole program is still tried first, for ``RELAXATION_SHARE`` of the budget: when its
+#: relaxation is solved by then (near-uniform tables of 5 quasi-identifiers: many classes, an
+#: easy relaxation) the whole program goes on — it proves the minimum where chunks cannot
+RELAXATION_SHARE = 0.35
+#: above this many pairs (800 rows of 6 quasi-identifiers) the relaxation is not tried: the
+#: chunks get the whole budget
+CHUNK_ONLY_PAIRS = 30_000
 CHUNK_PAIRS = 16_000
 CHUNK_SIZE_PAIRS = 12_000
 #: a table of at most this many records is small
@@ -460,15 +472,22 @@ def solve(
     pairs = pattern_pairs(prob, np.arange(len(prob.sizes)))
     seconds = exact_budget(int(prob.sizes.sum()), pairs) if exact_seconds is None else exact_seconds
     if seconds > 0 and (prob.over(best) > 0 or prob.cells(best) > bound):
-        if pairs > CHUNK_PAIRS and table.n_records <= LARGE_TABLE:
-            pieces = chunked_minimum(prob, seconds, -(-pairs // CHUNK_SIZE_PAIRS))
-            if prob.score(pieces) < prob.score(best):
-                best = pieces
-        elif pairs <= EXACT_MAX_PAIRS:
-            exact = whole_minimum(prob, best, seconds)
+        started = time.perf_counter()
+        chunks = pairs > CHUNK_PAIRS and table.n_records <= LARGE_TABLE
+        if pairs <= (CHUNK_ONLY_PAIRS if chunks else EXACT_MAX_PAIRS):
+            # a large table gets the whole program only if its relaxation is quickly solved
+            exact = whole_minimum(
+                prob, best, seconds, seconds * RELAXATION_SHARE if chunks else None
+            )
             bound = max(bound, exact.bound)
             if exact.units is not None and prob.score(exact.units) < prob.score(best):
                 best = exact.units
+            chunks = chunks and not exact.relaxed
+        if chunks:
+            left = seconds - (time.perf_counter() - started)
+            pieces = chunked_minimum(prob, left, -(-pairs // CHUNK_SIZE_PAIRS))
+            if prob.score(pieces) < prob.score(best):
+                best = pieces
     if prob.over(best) == 0 and prob.cells(best) > bound and polish_rounds:
         polished = polish(prob, best, polish_rounds)
         if prob.score(polished) < prob.score(best):
