@@ -462,7 +462,10 @@ def solve(
     greedy with partial padding (from the first stage's result and from nothing), each also
     refined; then the exact integer program on the whole table, started from that best, for
     ``exact_seconds`` (default ``exact_budget``; 0: none) when it has at most
-    ``EXACT_MAX_PAIRS`` (class, pattern) pairs; polished when not proven optimal."""
+    ``EXACT_MAX_PAIRS`` (class, pattern) pairs — above ``CHUNK_PAIRS`` only if its relaxation is
+    solved within ``RELAXATION_SHARE`` of the budget, above ``CHUNK_ONLY_PAIRS`` not at all,
+    the table being solved in chunks instead (``chunked_minimum``); polished when not proven
+    optimal."""
     prob = problem(table, k, importance, star_mode=star_mode, limit=limit)
     m = prob.m
     if m == 0 or table.n_records == 0:
