@@ -27,6 +27,7 @@ import pandas as pd
 from privcheck.classes import ClassTable
 from privcheck.encoding import EncodedTable, encode, string_labels
 from privcheck.engines.base import Engine, Release, Source
+from privcheck.engines.dictionary_rows import as_read, read_rows
 from privcheck.engines.input_classes import input_classes
 from privcheck.engines.recheck import (
     recheck,
@@ -148,7 +149,7 @@ def materialise(
     out: dict = {}
     for name in columns:
         if name not in qis:
-            out[name] = data[name].take(rows).reset_index(drop=True)
+            out[name] = as_read(data, name, data[name].take(rows).reset_index(drop=True))
             continue
         j, col, level = qis[name]
         labels = list(col.levels.labels[level])
@@ -171,7 +172,8 @@ def materialise(
         # the few labels become a column once (dtype inferred as for the whole column), then
         # one take: no Python string object per record
         out[name] = pd.Series(values).array.take(codes)
-    release = pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype))
+    # (copy=False: every column was just built; a dict's default copy doubles the peak)
+    release = pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype), copy=False)
     return release, ~kept[rows]
 
 
@@ -225,8 +227,8 @@ def unit_release(
         if name in arrays:
             out[name] = arrays[name].take(units)
         else:
-            out[name] = data[name].take(rows).reset_index(drop=True)
-    return pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype))
+            out[name] = as_read(data, name, data[name].take(rows).reset_index(drop=True))
+    return pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype), copy=False)
 
 
 def changed_cells(data: pd.DataFrame, release: pd.DataFrame, names: list[str]) -> int:
@@ -263,7 +265,9 @@ class PandasEngine(Engine):
         name = str(data) if isinstance(data, str | Path) else None
         if not isinstance(data, str | Path | pd.DataFrame):
             data = to_pandas(data)
-        rows = pseudonymize(read_table(data), policy)
+        # a file's string columns are read as codes (``dictionary_rows``) when they are encoded
+        rows = read_rows(data) if name is not None and encoded else read_table(data)
+        rows = pseudonymize(rows, policy)
         return Source(rows, encode(rows, policy) if encoded else None, name=name)
 
     def release(

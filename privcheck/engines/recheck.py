@@ -18,6 +18,7 @@ import pandas as pd
 from privcheck.checker import check_table, finish_report, starred_rows
 from privcheck.classes import ClassTable, count, first_rows, group
 from privcheck.encoding import EncodedTable, encode
+from privcheck.engines.dictionary_rows import as_read
 from privcheck.engines.schema import WEIGHT
 from privcheck.errors import PolicyError
 from privcheck.plan import SUPPRESSED, release_policy
@@ -117,7 +118,7 @@ def released_rows(
         labels = pd.Series(np.asarray(col.levels.labels[level], dtype=object)).array
         out[col.name] = labels.take(col.codes_at(level).take(first))
     for name in encoded.sensitive:
-        out[name] = data[name].take(first).reset_index(drop=True)
+        out[name] = as_read(data, name, data[name].take(first).reset_index(drop=True))
     if encoded.individual is not None:
         out[policy.individual] = encoded.individual.take(first)
     weights = (
@@ -211,7 +212,7 @@ def recheck_units(
     }
     source = first if rows is None else rows.take(first)
     for name in encoded.sensitive:
-        out[name] = data[name].take(source).reset_index(drop=True)
+        out[name] = as_read(data, name, data[name].take(source).reset_index(drop=True))
     if person is not None:
         out[policy.individual] = encoded.individual.take(source)
     out[WEIGHT] = np.bincount(inverse, weights=counts, minlength=n_groups).astype(np.int64)
