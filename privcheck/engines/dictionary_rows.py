@@ -47,17 +47,29 @@ def read_rows(path: str | Path) -> pd.DataFrame:
             dtypes[name] = dtype
     if dtypes:
         frame.attrs[PLAIN_DTYPES] = dtypes
-    release_arrow_memory()
+    release_freed_memory()
     return frame
 
 
-def release_arrow_memory() -> None:
-    """Hand the memory Arrow's pool freed back to the system: its allocator keeps freed
-    blocks for reuse (the Parquet pages just decoded, the release's temporaries), which the
-    arrays numpy allocates next cannot reuse — the process would hold both."""
+def release_freed_memory() -> None:
+    """Hand memory already freed back to the system between the phases of an anonymization.
+
+    Arrow's pool keeps freed blocks for reuse (the Parquet pages just decoded, the release's
+    temporaries), and glibc's ``malloc`` keeps freed arrays of a few MB in its heap, whose holes
+    only allocations that fit can reuse: at 5 M rows the search's temporaries left 0.4 GB
+    resident that the release could not reuse, on top of the release. Nothing live is touched;
+    elsewhere than glibc the second step is skipped."""
+    import contextlib
+    import ctypes
+    import sys
+
     import pyarrow as pa
 
     pa.default_memory_pool().release_unused()
+    if sys.platform.startswith("linux"):
+        # (the process's own symbols: glibc's; musl and others have no malloc_trim)
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).malloc_trim(0)
 
 
 def as_read(data: pd.DataFrame, name: Any, column: pd.Series) -> pd.Series:
