@@ -393,6 +393,7 @@ class PandasEngine(Engine):
                 column = release[name].astype(object)
                 column[suppressed] = SUPPRESSED
                 release[name] = column
+        release_freed_memory()  # (the gathers' temporaries, before the re-check encodes)
         check = recheck_sample(release, suppressed, policy, recoding.check_models, plan.algorithm)
         return Release(release, check, len(release), removed_columns(data.columns, policy))
 
