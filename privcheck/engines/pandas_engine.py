@@ -33,6 +33,7 @@ from privcheck.engines.recheck import (
     recheck,
     recheck_codes,
     recheck_sample,
+    recheck_sample_codes,
     recheck_units,
     recheck_values,
 )
@@ -378,6 +379,13 @@ class PandasEngine(Engine):
         values are part of the protected tuple too)."""
         sampled = recoding.sample
         kept = recoding.kept_records
+        records = np.flatnonzero(sampled)
+        # checked from the codes before the release is made: their peaks never add up
+        check = recheck_sample_codes(
+            data, encoded, recoding.node, records, kept, policy, recoding.check_models,
+            plan.algorithm,
+        )  # fmt: skip
+        release_freed_memory()
         release, suppressed = materialise(
             data,
             encoded,
@@ -386,15 +394,17 @@ class PandasEngine(Engine):
             policy,
             keep_order=keep_order,
             seed=seed,
-            records=np.flatnonzero(sampled),
+            records=records,
         )
         if suppressed.any():
             for name in recoding.star_columns:
                 column = release[name].astype(object)
                 column[suppressed] = SUPPRESSED
                 release[name] = column
-        release_freed_memory()  # (the gathers' temporaries, before the re-check encodes)
-        check = recheck_sample(release, suppressed, policy, recoding.check_models, plan.algorithm)
+        if check is None:
+            check = recheck_sample(
+                release, suppressed, policy, recoding.check_models, plan.algorithm
+            )
         return Release(release, check, len(release), removed_columns(data.columns, policy))
 
     def combination_release(
