@@ -144,18 +144,25 @@ def materialise(
     if not keep_order:
         chosen = np.random.default_rng(seed).permutation(chosen)
     rows = chosen if records is None else records.take(chosen)
+    all_kept = bool(kept.all())  # no '*' written: a numeric column stays numeric
+    suppressed = ~kept[chosen]
+    del chosen  # (from here on, as few per-row arrays live beside the release as it grows)
     qis = {
         col.name: (j, col, level)
         for j, (col, level) in enumerate(zip(encoded.quasi_identifiers, node, strict=True))
     }
+    out: dict = {}
+    for name in columns:  # the other columns first: they gather the rows themselves
+        if name not in qis:
+            out[name] = as_read(data, name, data[name].take(rows).reset_index(drop=True))
     classes = None
     if table is not None and table.record_class is not None and tuple(table.node) == tuple(node):
         classes = table.record_class.take(rows)
-    all_kept = bool(kept.all())  # no '*' written: a numeric column stays numeric
-    out: dict = {}
+        if table.n_classes <= np.iinfo(np.int32).max:
+            classes = classes.astype(np.int32)
+        del rows  # (the classes stand for them)
     for name in columns:
         if name not in qis:
-            out[name] = as_read(data, name, data[name].take(rows).reset_index(drop=True))
             continue
         j, col, level = qis[name]
         labels = list(col.levels.labels[level])
@@ -168,7 +175,7 @@ def materialise(
             if level:
                 codes = col.levels.maps[level].take(codes)
         if star and not all_kept:
-            codes = np.where(kept.take(chosen), codes, len(labels))
+            codes = np.where(suppressed, len(labels), codes)
             labels.append(SUPPRESSED)
         values = np.asarray(labels, dtype=object)
         if any(type(v) is str for v in values) and not all(type(v) is str for v in values):
@@ -180,7 +187,7 @@ def materialise(
         out[name] = pd.Series(values).array.take(codes)
     # (copy=False: every column was just built; a dict's default copy doubles the peak)
     release = pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype), copy=False)
-    return release, ~kept[chosen]
+    return release, suppressed
 
 
 def record_units(recoding: CombinationRecoding, n_records: int) -> np.ndarray:
