@@ -27,11 +27,13 @@ import pandas as pd
 from privcheck.classes import ClassTable
 from privcheck.encoding import EncodedTable, encode, string_labels
 from privcheck.engines.base import Engine, Release, Source
+from privcheck.engines.dictionary_rows import as_read, read_rows, release_freed_memory
 from privcheck.engines.input_classes import input_classes
 from privcheck.engines.recheck import (
     recheck,
     recheck_codes,
     recheck_sample,
+    recheck_sample_codes,
     recheck_units,
     recheck_values,
 )
@@ -119,6 +121,7 @@ def materialise(
     seed: Any = None,
     table: ClassTable | None = None,
     keep_individual: bool = False,
+    records: np.ndarray | None = None,
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """The released DataFrame for full-domain ``node`` with the records in ``kept`` kept, and
     which of its rows are suppressed records (all False unless they are written as ``*``).
@@ -131,24 +134,35 @@ def materialise(
     then one gather of its permuted integer codes into the few labels of its level, and each
     other column one gather of the permuted rows — every column is built once, in release order
     (permuting strings after materialising them cost 4× the whole materialisation on 1 M rows).
+
+    ``records``: the rows of ``data`` and ``encoded`` that ``kept`` (and the release) are about,
+    when they are a subset (SafePub's sample): gathered through, never copied out first.
     """
     columns = released_columns(data, policy, keep_individual)
     star = policy.suppressed_records == "star"
-    rows = np.arange(len(data)) if star else np.flatnonzero(kept)
+    chosen = np.arange(len(kept)) if star else np.flatnonzero(kept)
     if not keep_order:
-        rows = np.random.default_rng(seed).permutation(rows)
+        chosen = np.random.default_rng(seed).permutation(chosen)
+    rows = chosen if records is None else records.take(chosen)
+    all_kept = bool(kept.all())  # no '*' written: a numeric column stays numeric
+    suppressed = ~kept[chosen]
+    del chosen  # (from here on, as few per-row arrays live beside the release as it grows)
     qis = {
         col.name: (j, col, level)
         for j, (col, level) in enumerate(zip(encoded.quasi_identifiers, node, strict=True))
     }
+    out: dict = {}
+    for name in columns:  # the other columns first: they gather the rows themselves
+        if name not in qis:
+            out[name] = as_read(data, name, data[name].take(rows).reset_index(drop=True))
     classes = None
     if table is not None and table.record_class is not None and tuple(table.node) == tuple(node):
         classes = table.record_class.take(rows)
-    all_kept = bool(kept.all())  # no '*' written: a numeric column stays numeric
-    out: dict = {}
+        if table.n_classes <= np.iinfo(np.int32).max:
+            classes = classes.astype(np.int32)
+        del rows  # (the classes stand for them)
     for name in columns:
         if name not in qis:
-            out[name] = data[name].take(rows).reset_index(drop=True)
             continue
         j, col, level = qis[name]
         labels = list(col.levels.labels[level])
@@ -161,7 +175,7 @@ def materialise(
             if level:
                 codes = col.levels.maps[level].take(codes)
         if star and not all_kept:
-            codes = np.where(kept.take(rows), codes, len(labels))
+            codes = np.where(suppressed, len(labels), codes)
             labels.append(SUPPRESSED)
         values = np.asarray(labels, dtype=object)
         if any(type(v) is str for v in values) and not all(type(v) is str for v in values):
@@ -171,8 +185,9 @@ def materialise(
         # the few labels become a column once (dtype inferred as for the whole column), then
         # one take: no Python string object per record
         out[name] = pd.Series(values).array.take(codes)
-    release = pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype))
-    return release, ~kept[rows]
+    # (copy=False: every column was just built; a dict's default copy doubles the peak)
+    release = pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype), copy=False)
+    return release, suppressed
 
 
 def record_units(recoding: CombinationRecoding, n_records: int) -> np.ndarray:
@@ -225,19 +240,48 @@ def unit_release(
         if name in arrays:
             out[name] = arrays[name].take(units)
         else:
-            out[name] = data[name].take(rows).reset_index(drop=True)
-    return pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype))
+            out[name] = as_read(data, name, data[name].take(rows).reset_index(drop=True))
+    return pd.DataFrame(out, columns=pd.Index(columns, dtype=data.columns.dtype), copy=False)
 
 
-def changed_cells(data: pd.DataFrame, release: pd.DataFrame, names: list[str]) -> int:
+def changed_cells(
+    data: pd.DataFrame,
+    arrays: dict[str, Any],
+    unit: np.ndarray,
+    rows: np.ndarray,
+    names: list[str],
+) -> int:
     """Quasi-identifier cells whose released value differs from the input's (blanked,
-    generalized or top/bottom coded), both read as a hierarchy spells them (release in input
-    order)."""
+    generalized or top/bottom coded) among the records ``rows`` of a combination release
+    (record ``r`` written with unit ``unit[r]``'s values, ``arrays``), both read as a hierarchy
+    spells them.
+
+    Compared on codes, never on one string per record: a column's few distinct values and the
+    units' values are spelled once and numbered together, and each record compares two
+    numbers. A record whose input value is missing, and every record of a column of Python
+    objects (whose distinct values a factorization may merge: 1 and True), is compared by its
+    spelling, as it stands."""
     total = 0
+    units = unit.take(rows)
     for name in names:
-        a = string_labels(data[name].to_numpy(dtype=object))
-        b = string_labels(release[name].to_numpy(dtype=object))
-        total += int(np.count_nonzero(a != b))
+        column = data[name]
+        released = string_labels(arrays[name].to_numpy(dtype=object))  # (one per unit)
+        if column.dtype == object:
+            spelled = string_labels(column.take(rows).to_numpy(dtype=object))
+            total += int(np.count_nonzero(spelled != released.take(units)))
+            continue
+        codes, uniques = pd.factorize(column, use_na_sentinel=True)
+        ground = string_labels(np.asarray(uniques, dtype=object))
+        number, _ = pd.factorize(np.concatenate([ground, released]))
+        ground_number, unit_number = number[: len(ground)], number[len(ground) :]
+        codes = codes.take(rows)
+        present = codes >= 0
+        differ = ground_number.take(codes[present]) != unit_number.take(units[present])
+        total += int(np.count_nonzero(differ))
+        missing = np.flatnonzero(~present)
+        if len(missing):
+            spelled = string_labels(column.take(rows.take(missing)).to_numpy(dtype=object))
+            total += int(np.count_nonzero(spelled != released.take(units.take(missing))))
     return total
 
 
@@ -263,7 +307,9 @@ class PandasEngine(Engine):
         name = str(data) if isinstance(data, str | Path) else None
         if not isinstance(data, str | Path | pd.DataFrame):
             data = to_pandas(data)
-        rows = pseudonymize(read_table(data), policy)
+        # a file's string columns are read as codes (``dictionary_rows``) when they are encoded
+        rows = read_rows(data) if name is not None and encoded else read_table(data)
+        rows = pseudonymize(rows, policy)
         return Source(rows, encode(rows, policy) if encoded else None, name=name)
 
     def release(
@@ -275,6 +321,7 @@ class PandasEngine(Engine):
         seed: int | None = None,
         keep_order: bool = False,
     ) -> Release:
+        release_freed_memory()  # (what the planner's search freed)
         shuffle = plan.shuffle_seed if plan.shuffle_seed is not None else seed
         recoding = plan.recoding
         if isinstance(recoding, NodeRecoding):
@@ -303,13 +350,17 @@ class PandasEngine(Engine):
             return self.sample_release(data, encoded, plan, recoding, policy, seed, keep_order)
         table = recoding.table
         kept = recoding.kept_classes[table.record_class]
+        # checked from the codes before the release is made: their peaks never add up
+        star = policy.suppressed_records == "star"
+        n_rows = len(kept) if star else int(np.count_nonzero(kept))
+        check = recheck_codes(
+            data, encoded, table, kept, policy, n_rows=n_rows, algorithm=plan.algorithm
+        )
+        release_freed_memory()
         release, suppressed = materialise(
             data, encoded, recoding.node, kept, policy, keep_order=keep_order, seed=seed,
             table=table, keep_individual=True,
         )  # fmt: skip
-        check = recheck_codes(
-            data, encoded, table, kept, policy, n_rows=len(release), algorithm=plan.algorithm
-        )
         if check is None:  # kept records that read back as suppressed: check the written rows
             check = recheck(release, suppressed, policy, plan.algorithm)
         release = without_individual(release, policy)
@@ -335,21 +386,32 @@ class PandasEngine(Engine):
         values are part of the protected tuple too)."""
         sampled = recoding.sample
         kept = recoding.kept_records
+        records = np.flatnonzero(sampled)
+        # checked from the codes before the release is made: their peaks never add up
+        check = recheck_sample_codes(
+            data, encoded, recoding.node, records, kept, policy, recoding.check_models,
+            plan.algorithm,
+        )  # fmt: skip
+        release_freed_memory()
         release, suppressed = materialise(
-            data.iloc[np.flatnonzero(sampled)].reset_index(drop=True),
-            encoded.subset(sampled),
+            data,
+            encoded,
             recoding.node,
             kept,
             policy,
             keep_order=keep_order,
             seed=seed,
+            records=records,
         )
         if suppressed.any():
             for name in recoding.star_columns:
                 column = release[name].astype(object)
                 column[suppressed] = SUPPRESSED
                 release[name] = column
-        check = recheck_sample(release, suppressed, policy, recoding.check_models, plan.algorithm)
+        if check is None:
+            check = recheck_sample(
+                release, suppressed, policy, recoding.check_models, plan.algorithm
+            )
         return Release(release, check, len(release), removed_columns(data.columns, policy))
 
     def combination_release(
@@ -375,37 +437,34 @@ class PandasEngine(Engine):
         columns = released_columns(data, policy, keep_individual=False)
         arrays = unit_arrays(recoding)
         changed = utility = None
-        if recoding.count_changed or policy.utility is not None:
-            ordered = unit_release(data, arrays, unit, in_order, columns)
-            if recoding.count_changed:
-                original = data if len(in_order) == n else data.take(in_order)
-                changed = changed_cells(
-                    original.reset_index(drop=True), ordered, list(recoding.released)
-                )
-            if policy.utility is not None:  # every record in input order, suppressed as '*'
-                from privcheck.utility.report import release_utility
+        if recoding.count_changed:
+            changed = changed_cells(data, arrays, unit, in_order, list(recoding.released))
+        if policy.utility is not None:  # every record in input order, suppressed as '*'
+            from privcheck.utility.report import release_utility
 
-                view = ordered
-                if len(in_order) < n:
-                    view = unit_release(data, arrays, unit, np.arange(n), columns)
-                    view = starred(view, suppressed, list(recoding.released))
-                utility = release_utility(data, view, policy, encoded)
-        rows = in_order if keep_order else np.random.default_rng(seed).permutation(in_order)
-        release = unit_release(data, arrays, unit, rows, columns)
-        if encoded.quasi_identifiers or encoded.sensitive:
+            view = unit_release(data, arrays, unit, np.arange(n), columns)
+            if len(in_order) < n:
+                view = starred(view, suppressed, list(recoding.released))
+            utility = release_utility(data, view, policy, encoded)
+        check = None
+        if encoded.quasi_identifiers or encoded.sensitive:  # (from the units, before the release)
             check = recheck_units(
                 data,
                 encoded,
                 arrays,
                 unit[in_order],
                 policy,
-                len(release),
+                len(in_order),
                 algorithm=plan.algorithm,
                 planned_suppressed=int(suppressed.sum()) if star else 0,
                 advice=plan.failure_advice,
                 rows=in_order,
             )
-        else:  # nothing to group by (every column insensitive): the written rows, checked
+        release_freed_memory()
+        rows = in_order if keep_order else np.random.default_rng(seed).permutation(in_order)
+        del in_order
+        release = unit_release(data, arrays, unit, rows, columns)
+        if check is None:  # nothing to group by (every column insensitive): the written rows
             check = recheck(release, suppressed.take(rows), policy, plan.algorithm)
         removed = removed_columns(data.columns, policy)
         return Release(release, check, len(release), removed, changed, utility)

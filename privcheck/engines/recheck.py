@@ -17,7 +17,8 @@ import pandas as pd
 
 from privcheck.checker import check_table, finish_report, starred_rows
 from privcheck.classes import ClassTable, count, first_rows, group
-from privcheck.encoding import EncodedTable, encode
+from privcheck.encoding import EncodedTable, encode, string_labels
+from privcheck.engines.dictionary_rows import as_read
 from privcheck.engines.schema import WEIGHT
 from privcheck.errors import PolicyError
 from privcheck.plan import SUPPRESSED, release_policy
@@ -117,7 +118,7 @@ def released_rows(
         labels = pd.Series(np.asarray(col.levels.labels[level], dtype=object)).array
         out[col.name] = labels.take(col.codes_at(level).take(first))
     for name in encoded.sensitive:
-        out[name] = data[name].take(first).reset_index(drop=True)
+        out[name] = as_read(data, name, data[name].take(first).reset_index(drop=True))
     if encoded.individual is not None:
         out[policy.individual] = encoded.individual.take(first)
     weights = (
@@ -211,7 +212,7 @@ def recheck_units(
     }
     source = first if rows is None else rows.take(first)
     for name in encoded.sensitive:
-        out[name] = data[name].take(source).reset_index(drop=True)
+        out[name] = as_read(data, name, data[name].take(source).reset_index(drop=True))
     if person is not None:
         out[policy.individual] = encoded.individual.take(source)
     out[WEIGHT] = np.bincount(inverse, weights=counts, minlength=n_groups).astype(np.int64)
@@ -238,6 +239,59 @@ def recheck_values(release: pd.DataFrame, policy: Policy) -> Report:
     rpolicy = release_policy(policy, keep_hierarchies=False)
     encoded = encode(release, rpolicy, as_released=True)
     return check_table(count(encoded), rpolicy, source="release", details=False)
+
+
+def recheck_sample_codes(
+    data: pd.DataFrame,
+    encoded: EncodedTable,
+    node: tuple[int, ...],
+    records: np.ndarray,
+    kept: np.ndarray,
+    policy: Policy,
+    models: list,
+    algorithm: str,
+) -> Report | None:
+    """``recheck_sample`` from codes, before the release is made: the kept records of the
+    sample (``records[kept]``) grouped by their labels at ``node`` and their sensitive values,
+    one row per group with its count, checked as ``recheck_sample`` checks the written rows
+    (their strings re-encoded: at 5 M rows a second copy of the codes beside the release).
+    The labels are spelled as ``pandas_engine.materialise`` writes them. None when the codes
+    cannot stand for the written rows (a person column, weighted rows): check those."""
+    if encoded.individual is not None or encoded.weights is not None:
+        return None
+    rows = records.take(np.flatnonzero(kept))
+    columns = [
+        c.codes_at(lv).take(rows) for c, lv in zip(encoded.quasi_identifiers, node, strict=True)
+    ]
+    cards = [c.cardinality(lv) for c, lv in zip(encoded.quasi_identifiers, node, strict=True)]
+    for col in encoded.sensitive.values():
+        columns.append(col.codes.take(rows))
+        cards.append(col.cardinality())
+    if not columns:
+        return None
+    inverse, n_groups = group(columns, cards)
+    del columns
+    first = rows.take(first_rows(inverse, n_groups))
+    star = policy.suppressed_records == "star" and not kept.all()
+    out: dict = {}
+    for col, level in zip(encoded.quasi_identifiers, node, strict=True):
+        labels = list(col.levels.labels[level]) + ([SUPPRESSED] if star else [])
+        values = np.asarray(labels, dtype=object)
+        if any(type(v) is str for v in values) and not all(type(v) is str for v in values):
+            values = string_labels(values)  # (as the release spells them beside '*')
+        out[col.name] = pd.Series(values).array.take(col.codes_at(level).take(first))
+    for name in encoded.sensitive:
+        out[name] = as_read(data, name, data[name].take(first).reset_index(drop=True))
+    out[WEIGHT] = np.bincount(inverse, minlength=n_groups)
+    with_models = policy.model_copy(update={"models": models})
+    with_models._base_dir = policy.base_dir
+    rpolicy = release_policy(with_models)
+    frame = pd.DataFrame(out)
+    released = encode(frame, aggregated_policy(rpolicy), weight_column=WEIGHT, as_released=True)
+    report = check_table(count(released), rpolicy, source="release", details=False)
+    if not report.passed:
+        raise failed(report, algorithm, starred_kept=False)
+    return report
 
 
 def recheck_sample(
