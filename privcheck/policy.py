@@ -48,7 +48,7 @@ class _Strict(BaseModel):
     boolean (YAML already reads true/false/yes/no as booleans); an integer is a valid float.
     Floats must be finite: ``l: .inf`` once passed a check whose arithmetic overflowed."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, defer_build=True)
 
 
 # --------------------------------------------------------------------------- hierarchies

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr, model_validator
+from pydantic import BaseModel as _PydanticBase, ConfigDict, Field, PrivateAttr, model_validator
+
+
+class BaseModel(_PydanticBase):
+    model_config = ConfigDict(defer_build=True)
+
 
 from privcheck.version import __version__
 
