@@ -340,6 +340,9 @@ def read_table(
     instead: pandas is not imported. ``encoding`` is a CSV/TSV file's text encoding when it is
     not UTF-8 (default: what ``csv_encoding`` set — a command's ``--encoding`` — else UTF-8 with
     or without a BOM; see ``encoding_for``)."""
+    from privcheck import collector
+
+    collector.resume()  # a command's data work begins: collect cycles as usual again
     if not isinstance(source, str | Path):
         return source
     if str(source) == "-":

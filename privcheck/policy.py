@@ -46,9 +46,11 @@ class _Strict(BaseModel):
 
     Strict types: ``k: true`` is not k = 1, ``k: 5.0`` or ``k: "5"`` not 5, ``top: "yes"`` not a
     boolean (YAML already reads true/false/yes/no as booleans); an integer is a valid float.
-    Floats must be finite: ``l: .inf`` once passed a check whose arithmetic overflowed."""
+    Floats must be finite: ``l: .inf`` once passed a check whose arithmetic overflowed.
+    Validators are built when first used (``defer_build``): a command that reads no policy
+    section of a kind does not pay for building its validator."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False, defer_build=True)
 
 
 # --------------------------------------------------------------------------- hierarchies

@@ -9,9 +9,18 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr, model_validator
+from pydantic import BaseModel as _PydanticBase
+from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
 from privcheck.version import __version__
+
+
+class BaseModel(_PydanticBase):
+    """Every report model's base: its validator is built when first used (``defer_build``), so
+    a command pays only for the report models it makes — a check never builds the
+    anonymization or risk reports' (building all of them took a tenth of a small check)."""
+
+    model_config = ConfigDict(defer_build=True)
 
 
 def draft_note(open_reviews: list[str]) -> str:

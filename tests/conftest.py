@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pandas as pd
@@ -35,8 +38,47 @@ def adult_policy_path() -> Path:
     return ADULT / "policy.yaml"
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None):
-    """Run the installed CLI entry point (``python -m privcheck.cli``) as a user would."""
+#: environment variables a command reads while it runs (``PRIVCHECK_*`` limits, stores and
+#: keys): a test may set them for an in-process run. Any other (``PYTHONWARNINGS``, ``HOME`` …)
+#: is read when the interpreter or a library starts, so a run that sets one gets a process.
+_RUN_TIME_ENV = ("PRIVCHECK_",)
+
+
+def run_cli(
+    *args: str, cwd: Path | None = None, env: dict | None = None, process: bool = False
+) -> subprocess.CompletedProcess:
+    """Run ``privcheck ARGS`` as a user would: its exit code, stdout and stderr.
+
+    By default the command runs in this process (``privcheck.cli.main`` with ``sys.argv``, the
+    working folder and ``env`` set, stdout and stderr captured): a CLI process spends over half
+    a second starting, and the suite runs hundreds of commands, mostly on small tables that
+    take tens of milliseconds. What only a real process shows gets one: ``process=True``, an
+    ``env`` naming a variable read at start-up, data on stdin (``-``), and Spark engine runs
+    (they start or stop their own session). An exception escaping ``main`` is printed on
+    stderr with exit code 1, as the interpreter would."""
+    argv = [str(arg) for arg in args]
+    extra = {k: v for k, v in (env or {}).items() if k != "PYTHONPATH"}
+    if (
+        process
+        or any(not key.startswith(_RUN_TIME_ENV) for key in extra)
+        or not _importable_here((env or {}).get("PYTHONPATH", ""))
+        or "-" in argv
+        or "spark" in argv
+    ):
+        return run_cli_process(*argv, cwd=cwd, env=env)
+    return _run_in_process(argv, cwd, extra)
+
+
+def _importable_here(python_path: str) -> bool:
+    """Whether a ``PYTHONPATH`` adds nothing this process does not import from already (a test
+    that puts a stand-in module first needs a process of its own)."""
+    here = {os.path.realpath(entry or os.curdir) for entry in sys.path}
+    wanted = [entry for entry in python_path.split(os.pathsep) if entry]
+    return all(os.path.realpath(entry) in here for entry in wanted)
+
+
+def run_cli_process(*args: str, cwd: Path | None = None, env: dict | None = None):
+    """Run the installed CLI entry point (``python -m privcheck.cli``) in a process of its own."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "privcheck.cli", *map(str, args)],
@@ -46,6 +88,52 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None):
         env=full_env,
         timeout=300,
     )
+
+
+class _Captured(io.TextIOWrapper):
+    """A captured stdout/stderr with a byte buffer underneath (a command may write bytes)."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8", errors="replace", write_through=True)
+
+    def isatty(self) -> bool:
+        return False
+
+    def text(self) -> str:
+        self.flush()
+        value = self.buffer.getvalue().decode("utf-8", "replace")  # type: ignore[attr-defined]
+        return value.replace("\r\n", "\n").replace("\r", "\n")  # (text=True's newlines)
+
+
+def _run_in_process(argv: list[str], cwd: Path | None, env: dict) -> subprocess.CompletedProcess:
+    from privcheck import progress
+    from privcheck.cli import main
+    from privcheck.cli.entry import configure_logging
+
+    out, err = _Captured(), _Captured()
+    saved_argv, saved_cwd, saved_env = sys.argv, os.getcwd(), dict(os.environ)
+    code = 0
+    try:
+        os.environ.update(env)
+        if cwd is not None:
+            os.chdir(cwd)
+        sys.argv = ["privcheck", *argv]
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                main()
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            except Exception:  # what the interpreter prints for an uncaught exception
+                traceback.print_exc()
+                code = 1
+    finally:
+        sys.argv = saved_argv
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        progress.configure(quiet=False)  # (-q is process-wide state; leave none behind)
+        configure_logging(False)
+    return subprocess.CompletedProcess(["privcheck", *argv], code, out.text(), err.text())
 
 
 @pytest.fixture

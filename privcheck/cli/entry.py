@@ -110,8 +110,9 @@ def run(app: typer.Typer) -> None:
     hook or CI log reads every refusal alike."""
     import warnings
 
-    from privcheck import interrupts
+    from privcheck import collector, interrupts
 
+    collector.defer()  # start-up objects are not garbage; reading the data resumes collection
     replaced = interrupts.install()  # SIGTERM, SIGHUP …: unwind like Ctrl-C, outputs removed
     click = _click_exceptions()
     try:
@@ -145,6 +146,7 @@ def run(app: typer.Typer) -> None:
         sys.exit(2)
     finally:
         interrupts.restore(replaced)
+        collector.release()
     sys.exit(_stopped_code(code) if isinstance(code, int) else 0)
 
 
