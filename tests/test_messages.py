@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -107,15 +105,9 @@ WRONG_FILES = {
 
 
 def _run(*args: object, cwd: Path) -> subprocess.CompletedProcess:
-    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
-    return subprocess.run(
-        [sys.executable, "-m", "privcheck.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)},
-        timeout=120,
-    )
+    from tests.conftest import run_cli
+
+    return run_cli(*map(str, args), cwd=cwd)
 
 
 def _digests(folder: Path) -> dict[str, str]:
