@@ -60,9 +60,10 @@ def run_cli(
     working folder and ``env`` set, stdout and stderr captured): a CLI process spends over half
     a second starting, and the suite runs hundreds of commands, mostly on small tables that
     take tens of milliseconds. What only a real process shows gets one: ``process=True``, an
-    ``env`` naming a variable read at start-up, data on stdin (``-``), and Spark engine runs
-    (they start or stop their own session). An exception escaping ``main`` is printed on
-    stderr with exit code 1, as the interpreter would."""
+    ``env`` naming a variable read at start-up or a module path this process does not have, and
+    data on stdin (``-``). A ``--engine spark`` run takes this worker's Spark session (one per
+    worker: the CLI never stops a session it did not start). An exception escaping ``main`` is
+    printed on stderr with exit code 1, as the interpreter would."""
     argv = [str(arg) for arg in args]
     extra = {k: v for k, v in (env or {}).items() if k != "PYTHONPATH"}
     if (
@@ -70,7 +71,6 @@ def run_cli(
         or any(not key.startswith(_RUN_TIME_ENV) for key in extra)
         or not _importable_here((env or {}).get("PYTHONPATH", ""))
         or "-" in argv
-        or "spark" in argv
     ):
         return run_cli_process(*argv, cwd=cwd, env=env)
     return _run_in_process(argv, cwd, extra)
