@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import signal
 import subprocess
 import sys
 import traceback
@@ -52,7 +53,11 @@ _RUN_TIME_ENV = ("PRIVCHECK_",)
 
 
 def run_cli(
-    *args: str, cwd: Path | None = None, env: dict | None = None, process: bool = False
+    *args: str,
+    cwd: Path | None = None,
+    env: dict | None = None,
+    process: bool = False,
+    timeout: float = 300,
 ) -> subprocess.CompletedProcess:
     """Run ``privcheck ARGS`` as a user would: its exit code, stdout and stderr.
 
@@ -63,7 +68,8 @@ def run_cli(
     ``env`` naming a variable read at start-up or a module path this process does not have, and
     data on stdin (``-``). A ``--engine spark`` run takes this worker's Spark session (one per
     worker: the CLI never stops a session it did not start). An exception escaping ``main`` is
-    printed on stderr with exit code 1, as the interpreter would."""
+    printed on stderr with exit code 1, as the interpreter would; a run past ``timeout``
+    seconds fails the test (``subprocess.TimeoutExpired``, as from a process)."""
     argv = [str(arg) for arg in args]
     extra = {k: v for k, v in (env or {}).items() if k != "PYTHONPATH"}
     if (
@@ -72,8 +78,8 @@ def run_cli(
         or not _importable_here((env or {}).get("PYTHONPATH", ""))
         or "-" in argv
     ):
-        return run_cli_process(*argv, cwd=cwd, env=env)
-    return _run_in_process(argv, cwd, extra)
+        return run_cli_process(*argv, cwd=cwd, env=env, timeout=timeout)
+    return _run_in_process(argv, cwd, extra, timeout)
 
 
 def _importable_here(python_path: str) -> bool:
@@ -84,7 +90,9 @@ def _importable_here(python_path: str) -> bool:
     return all(os.path.realpath(entry) in here for entry in wanted)
 
 
-def run_cli_process(*args: str, cwd: Path | None = None, env: dict | None = None):
+def run_cli_process(
+    *args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess:
     """Run the installed CLI entry point (``python -m privcheck.cli``) in a process of its own."""
     full_env = {**os.environ, **(env or {})}
     return subprocess.run(
@@ -93,8 +101,17 @@ def run_cli_process(*args: str, cwd: Path | None = None, env: dict | None = None
         text=True,
         cwd=cwd,
         env=full_env,
-        timeout=300,
+        timeout=timeout,
     )
+
+
+class _RanTooLong(BaseException):
+    """Raised by the alarm in an in-process run (a BaseException: no handler of the command
+    takes it for its own error)."""
+
+
+def _on_alarm(signum, frame) -> None:
+    raise _RanTooLong
 
 
 class _Captured(io.TextIOWrapper):
@@ -112,7 +129,9 @@ class _Captured(io.TextIOWrapper):
         return value.replace("\r\n", "\n").replace("\r", "\n")  # (text=True's newlines)
 
 
-def _run_in_process(argv: list[str], cwd: Path | None, env: dict) -> subprocess.CompletedProcess:
+def _run_in_process(
+    argv: list[str], cwd: Path | None, env: dict, timeout: float
+) -> subprocess.CompletedProcess:
     from privcheck import progress
     from privcheck.cli import main
     from privcheck.cli.entry import configure_logging
@@ -120,6 +139,8 @@ def _run_in_process(argv: list[str], cwd: Path | None, env: dict) -> subprocess.
     out, err = _Captured(), _Captured()
     saved_argv, saved_cwd, saved_env = sys.argv, os.getcwd(), dict(os.environ)
     code = 0
+    previous = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         os.environ.update(env)
         if cwd is not None:
@@ -133,7 +154,11 @@ def _run_in_process(argv: list[str], cwd: Path | None, env: dict) -> subprocess.
             except Exception:  # what the interpreter prints for an uncaught exception
                 traceback.print_exc()
                 code = 1
+    except _RanTooLong:
+        raise subprocess.TimeoutExpired(["privcheck", *argv], timeout) from None
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
         sys.argv = saved_argv
         os.chdir(saved_cwd)
         os.environ.clear()

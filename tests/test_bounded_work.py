@@ -10,10 +10,8 @@ tightly (the machine may be busy); the subprocess time limit is the assertion.
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
-import sys
 import time
 import zipfile
 from pathlib import Path
@@ -22,7 +20,7 @@ import pytest
 import yaml
 
 from privcheck.limits import LIMITS, LimitError
-from tests.conftest import ADULT
+from tests.conftest import ADULT, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 #: far above what a bounded run takes, far below what the unbounded ones took (minutes)
@@ -30,18 +28,8 @@ TIMEOUT = 60
 
 
 def run(*args, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    full = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    started = time.perf_counter()
-    res = subprocess.run(
-        [sys.executable, "-m", "privcheck.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=full,
-        timeout=TIMEOUT,
-    )
-    res.seconds = time.perf_counter() - started  # type: ignore[attr-defined]
-    return res
+    """``privcheck ARGS`` (in this process, ``run_cli``), stopped after ``TIMEOUT`` seconds."""
+    return run_cli(*map(str, args), cwd=cwd, env=env, timeout=TIMEOUT)
 
 
 def refused(res: subprocess.CompletedProcess, variable: str, *needles: str) -> str:

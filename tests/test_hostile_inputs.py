@@ -14,13 +14,12 @@ import json
 import os
 import stat
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 POLICY = {
@@ -39,15 +38,9 @@ ALIAS_BOMB = 'a: &a ["x","x","x","x","x","x","x","x","x"]\n' + ALIAS_BOMB
 
 
 def run(*args, cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-m", "privcheck.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=timeout,
-    )
+    """``privcheck ARGS`` in this process (``run_cli``), stopped after ``timeout`` seconds (a
+    FIFO opened and never written would otherwise hang the test)."""
+    return run_cli(*map(str, args), cwd=cwd, timeout=timeout)
 
 
 def refused(res: subprocess.CompletedProcess, *needles: str) -> str:
