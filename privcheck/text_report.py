@@ -19,6 +19,7 @@ from privcheck.report import (
     _params,
     draft_note,
 )
+from privcheck.text_table import PlainTable
 
 
 def records_of_people(report: Report) -> str:
@@ -237,15 +238,27 @@ def exposure_lines(x: Exposure) -> list[str]:
 MAX_VIOLATOR_SECTIONS = 20
 
 
-def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
-    """A readable summary: verdict, one row per model, then the worst violators."""
-    from rich.console import Console
-    from rich.table import Table
+class _Page:
+    """Lines of a text report: text as written, tables laid out to the page's width."""
 
-    buf = io.StringIO()
-    console = Console(
-        file=buf, width=width, color_system=None, force_terminal=False, soft_wrap=True
-    )
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.lines: list[str] = []
+
+    def print(self, item: str | PlainTable) -> None:
+        self.lines.append(item.render(self.width) if isinstance(item, PlainTable) else item)
+
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines)
+
+
+def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
+    """A readable summary: verdict, one row per model, then the worst violators.
+
+    Laid out by ``privcheck.text_table`` rather than Rich: a check is often a pre-commit hook's
+    whole job, and Rich's import cost a tenth of it."""
+    console = _Page(width)
+    Table = _plain_table
     verdict = "PASSED" if report.passed else "FAILED"
     src = f" {report.source}:" if report.source else ""
     if report.kind == "graph-check":
@@ -303,13 +316,17 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
         )
     if report.explanation is not None:
         _explanation_text(console, report.explanation, max_rows)
-    return buf.getvalue()
+    return console.text()
 
 
-def _explanation_text(console: Any, x: Explanation, max_rows: int) -> None:
+def _plain_table(show_edge: bool = False) -> PlainTable:
+    """A table of the check report (always without its outer edge)."""
+    return PlainTable()
+
+
+def _explanation_text(console: _Page, x: Explanation, max_rows: int) -> None:
     """The explanation: the current risk, each quasi-identifier's contribution, the top MSUs."""
-    from rich.table import Table
-
+    Table = _plain_table
     cur = x.current
     below = f", {cur.records_below_k} records in classes below k={x.k}" if x.k else ""
     partial = "" if x.complete else " (partial search)"
