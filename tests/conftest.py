@@ -171,3 +171,22 @@ def _run_in_process(
 @pytest.fixture
 def cli():
     return run_cli
+
+
+#: session fixtures dear enough to build once: a module using one runs on the first worker
+_SHARED_FIXTURES = frozenset({"spark", "million_parquet"})
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """The modules that start Spark (or build the 1 M-record table) first, together.
+
+    With ``--dist worksteal`` each worker takes a contiguous half of the list and an idle one
+    takes the other's last tests: grouped at the front, these modules all run on the first
+    worker, which starts the suite's one JVM (~10 s of two cores' time each), and the other
+    worker never does. The order of the tests within a module is kept."""
+    first = {
+        item.nodeid.split("::")[0]
+        for item in items
+        if _SHARED_FIXTURES & set(getattr(item, "fixturenames", ())) or "spark" in item.nodeid
+    }
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in first)
