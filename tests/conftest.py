@@ -178,15 +178,31 @@ _SHARED_FIXTURES = frozenset({"spark", "million_parquet"})
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """The modules that start Spark (or build the 1 M-record table) first, together.
+    """The modules that start Spark (or build the 1 M-record table) first, together; then the
+    modules whose own fixtures are built once per module; then the rest.
 
     With ``--dist worksteal`` each worker takes a contiguous half of the list and an idle one
-    takes the other's last tests: grouped at the front, these modules all run on the first
+    takes the other's last tests. Grouped at the front, the Spark modules all run on the first
     worker, which starts the suite's one JVM (~10 s of two cores' time each), and the other
-    worker never does. The order of the tests within a module is kept."""
-    first = {
-        item.nodeid.split("::")[0]
+    worker never does; a module with a costly module fixture (Adult released three ways, the
+    name tables of eleven locales) is never split between the workers by a steal, which would
+    build its fixture twice. The order of the tests within a module is kept."""
+
+    def module(item) -> str:
+        return item.nodeid.split("::")[0]
+
+    def builds_once(item) -> bool:
+        defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}) or {}
+        return any(
+            d.scope in ("module", "package") and str(d.baseid).startswith("tests")
+            for fixture_defs in defs.values()
+            for d in fixture_defs
+        )
+
+    spark = {
+        module(item)
         for item in items
         if _SHARED_FIXTURES & set(getattr(item, "fixturenames", ())) or "spark" in item.nodeid
     }
-    items.sort(key=lambda item: item.nodeid.split("::")[0] not in first)
+    once = {module(item) for item in items if builds_once(item)} - spark
+    items.sort(key=lambda item: 0 if module(item) in spark else 1 if module(item) in once else 2)
