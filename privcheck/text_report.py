@@ -258,7 +258,6 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
     Laid out by ``privcheck.text_table`` rather than Rich: a check is often a pre-commit hook's
     whole job, and Rich's import cost a tenth of it."""
     console = _Page(width)
-    Table = _plain_table
     verdict = "PASSED" if report.passed else "FAILED"
     src = f" {report.source}:" if report.source else ""
     if report.kind == "graph-check":
@@ -284,7 +283,7 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
             console.print(f"note: {note}")
     if report.draft:
         console.print(draft_note(report.open_reviews))
-    table = Table(show_edge=False)
+    table = PlainTable()
     for col in ("model", "parameters", "result", "achieved", "violating classes", "records"):
         table.add_column(col, justify="right" if col in ("achieved", "records") else "left")
     for m in report.models:
@@ -300,7 +299,7 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
     listed = [m for m in report.models if not m.passed and m.violators]
     for m in listed[:MAX_VIOLATOR_SECTIONS]:
         console.print(f"\n{m.model} ({_params(m.params)}): worst violating classes")
-        vt = Table(show_edge=False)
+        vt = PlainTable()
         vt.add_column("values")
         vt.add_column("size", justify="right")
         vt.add_column(m.statistic, justify="right")
@@ -319,14 +318,8 @@ def render_text(report: Report, max_rows: int = 5, width: int = 110) -> str:
     return console.text()
 
 
-def _plain_table(show_edge: bool = False) -> PlainTable:
-    """A table of the check report (always without its outer edge)."""
-    return PlainTable()
-
-
 def _explanation_text(console: _Page, x: Explanation, max_rows: int) -> None:
     """The explanation: the current risk, each quasi-identifier's contribution, the top MSUs."""
-    Table = _plain_table
     cur = x.current
     below = f", {cur.records_below_k} records in classes below k={x.k}" if x.k else ""
     partial = "" if x.complete else " (partial search)"
@@ -336,7 +329,7 @@ def _explanation_text(console: _Page, x: Explanation, max_rows: int) -> None:
         f"{x.max_size}{partial} (by size: {', '.join(map(str, x.msu_by_size))}), highest SUDA "
         f"score {_fmt(x.highest_score)}"
     )
-    ct = Table(show_edge=False)
+    ct = PlainTable()
     for col in ("quasi-identifier", "SUDA share %", "uniques if dropped", "if generalized"):
         ct.add_column(col, justify="left" if col == "quasi-identifier" else "right")
     if x.k:
@@ -353,7 +346,7 @@ def _explanation_text(console: _Page, x: Explanation, max_rows: int) -> None:
             row.append(f"{c.dropped.records_below_k} / {'—' if g is None else g.records_below_k}")
         ct.add_row(*row)
     console.print(ct)
-    mt = Table(show_edge=False)
+    mt = PlainTable()
     for col in ("minimal sample unique", "records", "SUDA weight", "example (row)"):
         mt.add_column(col, justify="right" if col in ("records", "SUDA weight") else "left")
     for g in x.msus[:max_rows]:

@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 
+from privcheck import collector
 from privcheck.anonymizers.generalization import GeneralizationAnonymizer
 from privcheck.anonymizers.problem import (
     SMALLER_LATTICE,
     SearchProblem,
     SearchResult,
     Tags,
-    gc_paused,
     require_exhaustive,
     shape_text,
 )
@@ -46,7 +46,7 @@ class MinGen(GeneralizationAnonymizer):
         return {"tagging": True, "tradeoff": True}
 
     def search(self, problem: SearchProblem) -> SearchResult:
-        with gc_paused():
+        with collector.paused():
             return self._search(problem)
 
     def _search(self, problem: SearchProblem) -> SearchResult:

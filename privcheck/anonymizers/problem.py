@@ -14,10 +14,8 @@ suppression (or the limit is 0, when it equals ``clean``).
 from __future__ import annotations
 
 import bisect
-import gc
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,26 +59,6 @@ def require_exhaustive(nodes: int, subject: str, advice: str) -> None:
     (``EXHAUSTIVE_NODES``); ``subject`` says which search and why ("incognito may evaluate
     every node of a lattice of 301 × 301: it has"), ``advice`` how to avoid it."""
     EXHAUSTIVE_NODES.check(nodes, subject, advice)
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector held off for the block (then restored as it was).
-
-    A lattice search allocates a few small objects per node (a class table, its verdict, the
-    tuples naming it), none of them in reference cycles — reference counting frees them all —
-    but every few hundred allocations the collector still walks the young objects, and now and
-    then every object of the process (a loaded DataFrame's included): on Adult with 1 %
-    suppression that is ~5 % of the search and most of its run-to-run spread. Whatever cyclic
-    garbage the block makes is collected at the next collection after it."""
-    enabled = gc.isenabled()
-    if enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 @dataclass(frozen=True)
