@@ -12,7 +12,7 @@ of them): ``first_stage`` and ``whole_row_routine`` (the routine before partial 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -77,6 +77,10 @@ class Problem:
     importance: np.ndarray
     star_mode: bool
     limit: int
+    #: ``rows_under`` of the last order asked for (the greedy asks four times per table)
+    _rows_under: tuple[np.ndarray, np.ndarray, int] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def m(self) -> int:
@@ -94,6 +98,26 @@ class Problem:
             self.already.copy() if pat is None else pat.copy(),
             np.arange(n, dtype=np.int64),
         )
+
+    def rows_under(self, order: np.ndarray) -> tuple[np.ndarray, int]:
+        """Each class's released row under every pattern of ``order`` (patterns × classes, row
+        ids numbered pattern after pattern) and how many rows there are: a group that a pattern
+        covers reaches the row of any of its classes."""
+        cached = self._rows_under
+        if cached is not None and np.array_equal(cached[0], order):
+            return cached[1], cached[2]
+        row_of = np.empty((len(order), len(self.sizes)), dtype=np.int64)
+        offset = 0
+        for i, p in enumerate(order.tolist()):
+            free = [j for j in range(self.m) if not p >> j & 1]
+            if free:
+                r, n_r = group([self.keys[:, j] for j in free], [self.radix[j] for j in free])
+            else:
+                r, n_r = np.zeros(len(self.sizes), dtype=np.int64), 1
+            row_of[i] = r + offset
+            offset += n_r
+        self._rows_under = (order.copy(), row_of, offset)
+        return row_of, offset
 
     def released(self, pat: np.ndarray, keys: np.ndarray) -> np.ndarray:
         bits = ((pat[:, None] >> np.arange(self.m, dtype=np.int64)) & 1).astype(bool)
@@ -329,6 +353,15 @@ def group_view(
     return inverse, gsize, gpat, gkey, exempt
 
 
+def run_starts(sorted_keys: np.ndarray) -> np.ndarray:
+    """For each position of a sorted array, the first position of its run of equal keys (what
+    ``np.searchsorted(a, a)`` gives, in one pass)."""
+    n = len(sorted_keys)
+    head = np.ones(n, dtype=bool)
+    head[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    return np.maximum.accumulate(np.where(head, np.arange(n), 0))
+
+
 def first_units(inverse: np.ndarray, n_groups: int) -> np.ndarray:
     """A unit of each group (its first)."""
     first = np.zeros(n_groups, dtype=np.int64)
@@ -337,6 +370,23 @@ def first_units(inverse: np.ndarray, n_groups: int) -> np.ndarray:
 
 
 def greedy(prob: Problem, u: Units, *, suppress_last: bool = False) -> Units:
+    """``greedy_rounds`` to the end."""
+    return greedy_rounds(prob, u, suppress_last=suppress_last)[0]
+
+
+def greedy_both(prob: Problem, u: Units) -> tuple[Units, Units]:
+    """``greedy`` without and with ``suppress_last``, in one run where they agree: both make the
+    same moves until the first round whose cheapest moves include blanking records entirely
+    while another move is left; the second goes on alone from there."""
+    plain, fork = greedy_rounds(prob, u, watch=True)
+    if fork is None:
+        return plain, plain
+    return plain, greedy_rounds(prob, fork, suppress_last=True)[0]
+
+
+def greedy_rounds(
+    prob: Problem, u: Units, *, suppress_last: bool = False, watch: bool = False
+) -> tuple[Units, Units | None]:
     """Fix the groups smaller than k, the move of least cost per record fixed first. A move picks
     a pattern and a released row of it: every small group that refines that row is blanked to
     it, and when they and the row's own records are fewer than k the row is filled with the
@@ -346,80 +396,82 @@ def greedy(prob: Problem, u: Units, *, suppress_last: bool = False) -> Units:
     Every (group, pattern) pair of the rows holding a small group is scored at once; the moves
     of the round's least cost per record that share no group are applied together.
     ``suppress_last`` (``star`` mode): blanking records entirely — suppressed records, which
-    the limit rations — only when no other move is left."""
+    the limit rations — only when no other move is left. With ``watch`` (and not
+    ``suppress_last``), also the units at the start of the first round ``suppress_last`` would
+    have played differently (None if none did): a round depends on the units alone."""
     k, full = prob.k, prob.full
+    fork: Units | None = None
     u = Units(u.keys, u.sizes.copy(), u.pat.copy(), u.parent.copy())
     order = np.array([*pattern_order(prob.importance), full], dtype=np.int64)
-    # each class's released row under every pattern (global row ids, pattern by pattern in
-    # ``order``): a group that a pattern covers reaches the row of any of its classes
-    row_of = np.empty((len(order), len(prob.sizes)), dtype=np.int64)
-    offset = 0
-    for i, p in enumerate(order.tolist()):
-        free = [j for j in range(prob.m) if not p >> j & 1]
-        if free:
-            r, n_r = group([prob.keys[:, j] for j in free], [prob.radix[j] for j in free])
-        else:
-            r, n_r = np.zeros(len(prob.sizes), dtype=np.int64), 1
-        row_of[i] = r + offset
-        offset += n_r
-    n_rows_all = offset
+    row_of, n_rows_all = prob.rows_under(order)
     while True:
         inverse, gsize, gpat, _, exempt = group_view(prob, u)
         unsafe = (gsize < k) & ~exempt
         if not unsafe.any():
-            return u
+            return u, fork
         room = prob.limit - int(gsize[exempt].sum())
         first = first_units(inverse, len(gsize))
         covers = (gpat[None, :] & ~order[:, None]) == 0  # patterns × groups
         rows = row_of[:, u.parent[first]]
         relevant = np.zeros(n_rows_all, dtype=bool)
         relevant[rows[:, unsafe][covers[:, unsafe]]] = True
-        pi, gi = np.nonzero(covers & relevant[rows])
+        flat = np.flatnonzero(covers & relevant[rows])
+        pi, gi = np.divmod(flat, rows.shape[1])
         compact = np.cumsum(relevant) - 1
-        row = compact[rows[pi, gi]]
+        row = compact[rows.ravel()[flat]]
         n_rows = int(relevant.sum())
         p = order[pi]
         size = gsize[gi]
         small = unsafe[gi]
         add = np.bitwise_count(p & ~gpat[gi]).astype(np.int64)
-        fixed = np.bincount(row, weights=size * small, minlength=n_rows)
-        cost = np.bincount(row, weights=size * small * add, minlength=n_rows)
+        fixed = np.bincount(row[small], weights=size[small], minlength=n_rows)
+        cost = np.bincount(row[small], weights=size[small] * add[small], minlength=n_rows)
         row_p = np.zeros(n_rows, dtype=np.int64)
         row_p[row] = p
         exempt_row = (row_p == full) if prob.star_mode else np.zeros(n_rows, dtype=bool)
         same = ~small & (gpat[gi] == p)
-        need = np.maximum(k - fixed - np.bincount(row, weights=size * same, minlength=n_rows), 0)
+        own = np.bincount(row[same], weights=size[same], minlength=n_rows)
+        need = np.maximum(k - fixed - own, 0)
         need[exempt_row] = 0
         donor = np.flatnonzero(~small & ~same & ~exempt_row[row])
-        o = donor[np.lexsort((add[donor], row[donor]))]  # by row, cheapest first
+        # by row, cheapest first (one stable sort of the combined key: what a lexsort gives)
+        o = donor[np.argsort(row[donor] * (prob.m + 1) + add[donor], kind="stable")]
         dr, surplus, dadd = row[o], size[o] - k, add[o]
+        run_start = run_starts(dr)
         before = np.cumsum(surplus) - surplus
-        before -= before[np.searchsorted(dr, dr)]  # surplus of cheaper donors of the same row
+        before -= before[run_start]  # surplus of cheaper donors of the same row
         take = np.clip(need[dr] - before, 0, surplus)
         avail = np.bincount(dr, weights=surplus, minlength=n_rows)
         partial = np.where(
             avail >= need, np.bincount(dr, weights=take * dadd, minlength=n_rows), np.inf
         )
         whole = np.full(n_rows, np.inf)
-        np.minimum.at(whole, dr, size[o] * dadd)
+        if len(dr):  # the cheapest whole donor of each row: a minimum over each row's run
+            heads = np.flatnonzero(run_start == np.arange(len(dr)))
+            whole[dr[heads]] = np.minimum.reduceat(size[o] * dadd, heads)
         cost = cost + np.where(need > 0, np.minimum(partial, whole), 0.0)
         ok = np.isfinite(cost) & (~exempt_row | (fixed <= room))
         if not ok.any():  # star mode, no room left under the limit
-            return u
+            return u, fork
         ratio = np.where(ok, cost / np.maximum(fixed, 1), np.inf)
-        if suppress_last and (ok & ~exempt_row).any():
-            ratio[exempt_row] = np.inf
+        if (suppress_last or watch) and (ok & ~exempt_row).any():
+            if suppress_last:
+                ratio[exempt_row] = np.inf
+            elif fork is None and exempt_row[ratio <= ratio.min()].any():
+                fork = u
         # the moves of least cost per record, in pattern order (cheapest patterns first)
-        chosen = np.flatnonzero(ratio <= ratio.min()).tolist()
-        # the pairs row by row, to read each chosen move's groups
-        by_row = np.argsort(row, kind="stable")
-        bounds = np.searchsorted(row[by_row], np.arange(n_rows + 1))
-        dbounds = np.searchsorted(dr, np.arange(n_rows + 1))
+        chosen = np.flatnonzero(ratio <= ratio.min())
+        # the pairs of the chosen rows, row by row, to read each chosen move's groups
+        of_chosen = np.flatnonzero(np.isin(row, chosen))
+        by_row = of_chosen[np.argsort(row[of_chosen], kind="stable")]
+        pair_lo = np.searchsorted(row[by_row], chosen)
+        pair_hi = np.searchsorted(row[by_row], chosen, side="right")
+        dbounds = np.concatenate([[0], np.cumsum(np.bincount(dr, minlength=n_rows))])
         touched = np.zeros(len(gsize), dtype=bool)
         moves = []
         spent = 0
-        for b in chosen:
-            pairs = by_row[bounds[b] : bounds[b + 1]]
+        for b, lo, hi in zip(chosen.tolist(), pair_lo.tolist(), pair_hi.tolist(), strict=True):
+            pairs = by_row[lo:hi]
             moved = gi[pairs[small[pairs]]]
             if exempt_row[b] or need[b] == 0:
                 dg, dt = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

@@ -112,6 +112,7 @@ from privcheck.anonymizers.blanking_search import (
     finish_leftovers,
     first_stage,
     greedy,
+    greedy_both,
     problem,
     refine,
     whole_row_routine,
@@ -506,10 +507,12 @@ def heuristic_best(prob: Problem) -> Units:
     first = first_stage(prob)
     candidates = [whole_row_routine(prob, first)]  # today's routine first: ties keep it
     for start in (first, prob.already):
-        for last in (False, True) if prob.star_mode else (False,):
-            candidates.append(
-                finish_leftovers(prob, greedy(prob, prob.start(start), suppress_last=last))
-            )
+        if prob.star_mode:  # suppressed records taken in turn, or only when nothing else is left
+            plain, last = greedy_both(prob, prob.start(start))
+            runs = (plain,) if last is plain else (plain, last)
+        else:
+            runs = (greedy(prob, prob.start(start)),)
+        candidates += [finish_leftovers(prob, run) for run in runs]
     candidates = candidates + [refine(prob, c) for c in candidates]
     return min(candidates, key=prob.score)
 
