@@ -98,34 +98,56 @@ def _missing_as_null(column: Any, spark_type: Any) -> Any:
     return column
 
 
-def map_column(frame, name: str, values: pd.Series, targets: pd.Series, target_type=None):
-    """``frame`` with column ``name`` replaced by ``targets`` looked up by ``values`` (nulls
-    included; ``target_type`` defaults to the column's own type): a literal map for small
-    mappings, else a small broadcast, null-safe join."""
+def literal_mapping(
+    source_type: Any, name: str, values: pd.Series, targets: pd.Series, target_type=None
+):
+    """The column ``name`` (of ``source_type``) looked up in a literal map of ``values`` →
+    ``targets`` (nulls included; ``target_type`` defaults to the column's own type), or None
+    when there are too many values for one (``map_column`` joins instead). Building it costs a
+    few calls into the JVM per value: a caller mapping the same column the same way again
+    keeps the expression."""
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
-    source_type = frame.schema[name].dataType
+    if len(values) > _LITERAL_MAP:
+        return None
     target_type = target_type or source_type
     keys, outs = python_values(values, source_type), python_values(targets, target_type)
+    null_target = [t for k, t in zip(keys, outs, strict=True) if k is None]
+    pairs = [
+        part
+        for k, t in zip(keys, outs, strict=True)
+        if k is not None
+        for part in (F.lit(k).cast(source_type), F.lit(t).cast(target_type))
+    ]
+    source = F.col(quoted(name))
+    mapped = F.create_map(*pairs)[source] if pairs else F.lit(None).cast(target_type)
+    if null_target:
+        # missing is null or NaN, as on pandas (Spark keeps the two apart)
+        missing = source.isNull()
+        if isinstance(source_type, T.FractionalType):
+            missing = missing | F.isnan(source)
+        mapped = F.when(missing, F.lit(null_target[0]).cast(target_type)).otherwise(mapped)
+    return mapped
+
+
+def map_column(
+    frame, name: str, values: pd.Series, targets: pd.Series, target_type=None, *, literal=None
+):
+    """``frame`` with column ``name`` replaced by ``targets`` looked up by ``values`` (nulls
+    included; ``target_type`` defaults to the column's own type): a literal map for small
+    mappings (``literal``: the one ``literal_mapping`` gave for them), else a small broadcast,
+    null-safe join."""
+    from pyspark.sql import functions as F
+
+    source_type = frame.schema[name].dataType
     columns = frame.columns
-    if len(keys) <= _LITERAL_MAP:
-        null_target = [t for k, t in zip(keys, outs, strict=True) if k is None]
-        pairs = [
-            part
-            for k, t in zip(keys, outs, strict=True)
-            if k is not None
-            for part in (F.lit(k).cast(source_type), F.lit(t).cast(target_type))
-        ]
-        source = F.col(quoted(name))
-        mapped = F.create_map(*pairs)[source] if pairs else F.lit(None).cast(target_type)
-        if null_target:
-            # missing is null or NaN, as on pandas (Spark keeps the two apart)
-            missing = source.isNull()
-            if isinstance(source_type, T.FractionalType):
-                missing = missing | F.isnan(source)
-            mapped = F.when(missing, F.lit(null_target[0]).cast(target_type)).otherwise(mapped)
-        return frame.select(*(mapped.alias(c) if c == name else F.col(quoted(c)) for c in columns))
+    if literal is None:
+        literal = literal_mapping(source_type, name, values, targets, target_type)
+    if literal is not None:
+        return frame.select(*(literal.alias(c) if c == name else F.col(quoted(c)) for c in columns))
+    target_type = target_type or source_type
+    keys, outs = python_values(values, source_type), python_values(targets, target_type)
     v, t = "__privcheck_from", "__privcheck_to"
     mapping = _small_frame(frame.sparkSession, {v: (keys, source_type), t: (outs, target_type)})
     key = _missing_as_null(F.col(quoted(name)), source_type)

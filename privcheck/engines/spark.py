@@ -39,7 +39,7 @@ from privcheck.engines.counts import aggregate, checked_counts
 from privcheck.engines.input_classes import input_classes
 from privcheck.engines.mapping import CombinationMapping, NodeMapping, plan_mapping
 from privcheck.engines.recheck import failed
-from privcheck.engines.release import CHANGED, apply_mapping, map_column
+from privcheck.engines.release import CHANGED, apply_mapping, literal_mapping, map_column
 from privcheck.engines.schema import WEIGHT, check_columns, engine_of, max_groups_limit
 from privcheck.errors import DataError, PolicyError
 from privcheck.plan import CombinationRecoding, NodeRecoding, Plan, release_policy, removed_columns
@@ -93,6 +93,9 @@ def generalize_first(frame: Any, policy: Policy, max_groups: int) -> tuple[Any, 
         col = encode_column(values, q, policy.attributes[q], policy)
         distinct[q] = (values, col)
     node = [0] * len(qis)
+    # each (attribute, level)'s literal map, built once: the loop maps every raised attribute
+    # again at each step, and a map costs a few calls into the JVM per value
+    literals: dict[tuple[str, int], Any] = {}
     while True:
         width = [
             len(np.unique(col.codes_at(level))) if level < col.height else -1
@@ -112,7 +115,11 @@ def generalize_first(frame: Any, policy: Policy, max_groups: int) -> tuple[Any, 
             values, col = distinct[q]
             codes = col.codes_at(level)
             first = pd.Series(np.arange(len(codes))).groupby(codes).transform("first").to_numpy()
-            mapped = map_column(mapped, q, values, values.iloc[first].reset_index(drop=True))
+            targets = values.iloc[first].reset_index(drop=True)
+            if (q, level) not in literals:
+                source_type = frame.schema[q].dataType
+                literals[q, level] = literal_mapping(source_type, q, values, targets)
+            mapped = map_column(mapped, q, values, targets, literal=literals[q, level])
         try:
             agg = aggregate(mapped, policy, max_groups=max_groups)
         except DataError as exc:
