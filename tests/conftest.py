@@ -29,6 +29,39 @@ if sys.dont_write_bytecode:  # (PYTHONDONTWRITEBYTECODE): the CLI processes test
 
     for _package in (ROOT / "privcheck", ROOT / "plugins" / "privcheck-gx" / "privcheck_gx"):
         compileall.compile_dir(_package, quiet=1)
+
+
+def _datahub_folders_in_a_temporary_home() -> None:
+    """DataHub's SDK fixes its folders (``~/.datahub``, ``~/.datahubenv``) when first imported
+    and writes its telemetry file there at once: imported here first, with HOME in a temporary
+    folder for that moment, no test (nor a command run in this process) touches the user's
+    ``~/.datahub``. A test that needs HOME elsewhere sets it for a CLI process of its own."""
+    import atexit
+    import shutil
+    import tempfile
+
+    home = tempfile.mkdtemp(prefix="privcheck-tests-home-")
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    saved = {key: os.environ.get(key) for key in ("HOME", "DATAHUB_TELEMETRY_ENABLED")}
+    os.environ.update(HOME=home, DATAHUB_TELEMETRY_ENABLED="false")
+    try:
+        import datahub.cli.config_utils
+        import datahub.telemetry.telemetry  # noqa: F401
+    except ImportError:  # the catalog extra is not installed: its tests skip
+        pass
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def pytest_configure(config) -> None:
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        _datahub_folders_in_a_temporary_home()  # (a process that runs tests: not xdist's own)
+
+
 DATA = Path(__file__).resolve().parent / "data"
 EXAMPLES = DATA / "examples"
 ADULT = ROOT / "privcheck" / "data" / "adult"

@@ -6,8 +6,9 @@ the base policy — and ``privcheck catalog check`` is run on each. The oracle i
 ``privcheck check`` on the same data with the policy the tags make, written by hand: the
 assertions and run events read back with the DataHub SDK (and counted in the store's own SQLite
 tables) must say the same, model by model; a second run adds history, not assertions. Bad input
-leaves the store byte-identical. No test touches ~/.datahub: every store is under tmp_path and
-the CLI runs with HOME there.
+leaves the store byte-identical. No test touches ~/.datahub: every store is under tmp_path, the
+SDK's own folders are in a temporary home (tests/conftest.py), and a command that reads a store
+from HOME or the DataHub CLI's variables runs in a process with HOME under tmp_path.
 """
 
 from __future__ import annotations
@@ -183,6 +184,8 @@ def world(tmp_path: Path) -> dict[str, Path]:
 
 
 def _env(world) -> dict[str, str]:
+    """A CLI process of its own with HOME in the test's folder (the default store, the DataHub
+    CLI's token variable): commands given ``--store`` run in this process."""
     return {"HOME": str(world["home"]), "DATAHUB_TELEMETRY_ENABLED": "false"}
 
 
@@ -251,7 +254,7 @@ def test_assertions_read_back_equal_privcheck_check_model_by_model(
 
     run = cli(
         "catalog", "check", urn(name), world[name], "--policy", world[base],
-        "--store", world["store"], "--format", "json", env=_env(world),
+        "--store", world["store"], "--format", "json",
     )  # fmt: skip
     assert run.returncode == code, run.stderr
     verdict = json.loads(run.stdout)
@@ -278,10 +281,10 @@ def test_assertions_read_back_equal_privcheck_check_model_by_model(
 
 def test_a_second_run_adds_history_not_assertions(world, cli):
     args = ("catalog", "check", urn("failing"), world["failing"], "--policy", world["base.yaml"])
-    first = cli(*args, "--store", world["store"], env=_env(world))
+    first = cli(*args, "--store", world["store"])
     assert first.returncode == 1, first.stderr
     before = _assertions(world["store"], urn("failing"))
-    second = cli(*args, "--store", world["store"], env=_env(world))
+    second = cli(*args, "--store", world["store"])
     assert second.returncode == 1, second.stderr
     after = _assertions(world["store"], urn("failing"))
 
@@ -309,12 +312,11 @@ def test_status_prints_the_latest_result_per_model(world, cli):
     for name, code in (("passing", 0), ("failing", 1)):
         ran = cli(
             "catalog", "check", urn(name), world[name], "--policy", world["base.yaml"],
-            "--store", world["store"], "--format", "json", env=_env(world),
+            "--store", world["store"], "--format", "json",
         )  # fmt: skip
         verdict = json.loads(ran.stdout)
         status = cli(
-            "catalog", "status", urn(name), "--store", world["store"], "--format", "json",
-            env=_env(world),
+            "catalog", "status", urn(name), "--store", world["store"], "--format", "json"
         )  # fmt: skip
         assert status.returncode == code, status.stderr
         shown = json.loads(status.stdout)
@@ -324,7 +326,7 @@ def test_status_prints_the_latest_result_per_model(world, cli):
             key=lambda t: (t[0], json.dumps(t[1], sort_keys=True)),
         )
         assert all(m["policy_digest"] == verdict["policy_digest"] for m in shown["models"])
-    text = cli("catalog", "status", urn("failing"), "--store", world["store"], env=_env(world))
+    text = cli("catalog", "status", urn("failing"), "--store", world["store"])
     assert text.returncode == 1 and text.stdout.startswith("FAIL " + urn("failing"))
     assert "k-anonymity (k=2) violated" in text.stdout
 
@@ -472,7 +474,7 @@ def test_bad_input_exits_2_in_one_line_and_writes_nothing(world, cli, dataset, d
     before = _digest(world["store"])
     run = cli(
         "catalog", "check", urn(dataset), world[data], "--policy", world[base],
-        "--store", world["store"], env=_env(world),
+        "--store", world["store"],
     )  # fmt: skip
     assert says in _one_line_exit_2(run)
     assert _digest(world["store"]) == before
@@ -482,13 +484,13 @@ def test_a_missing_store_is_not_created(world, cli, tmp_path):
     missing = tmp_path / "nothing" / "datahub.db"
     run = cli(
         "catalog", "check", urn("passing"), world["passing"], "--policy", world["base.yaml"],
-        "--store", missing, env=_env(world),
+        "--store", missing,
     )  # fmt: skip
     assert "no DataHub Lite store" in _one_line_exit_2(run)
     assert not missing.exists() and not missing.parent.exists()
-    status = cli("catalog", "status", urn("passing"), "--store", world["store"], env=_env(world))
+    status = cli("catalog", "status", urn("passing"), "--store", world["store"])
     assert "no privcheck result" in _one_line_exit_2(status)
-    unknown = cli("catalog", "status", urn("nowhere"), "--store", world["store"], env=_env(world))
+    unknown = cli("catalog", "status", urn("nowhere"), "--store", world["store"])
     assert "does not know" in _one_line_exit_2(unknown)
 
 
@@ -541,14 +543,14 @@ def test_status_fails_when_identifiers_are_left_although_every_model_holds(world
     data = _csv(tmp_path / "named.csv", ["name", "zip", "age", "disease"], rows)
     ran = cli(
         "catalog", "check", urn("named"), data, "--policy", world["base.yaml"],
-        "--store", world["store"], "--format", "json", env=_env(world),
+        "--store", world["store"], "--format", "json",
     )  # fmt: skip
     assert ran.returncode == 1, ran.stderr
     verdict = json.loads(ran.stdout)
     assert all(m["passed"] for m in verdict["models"]) and verdict["identifiers_present"] == [
         "name"
     ]
-    status = cli("catalog", "status", urn("named"), "--store", world["store"], env=_env(world))
+    status = cli("catalog", "status", urn("named"), "--store", world["store"])
     assert status.returncode == 1, status.stderr
     assert status.stdout.splitlines()[-1] == "  FAIL identifiers present: name"
 
@@ -556,7 +558,7 @@ def test_status_fails_when_identifiers_are_left_although_every_model_holds(world
 def test_allow_draft_runs_a_draft_and_says_so(world, cli):
     ran = cli(
         "catalog", "check", urn("personal"), world["passing"], "--policy", world["base.yaml"],
-        "--store", world["store"], "--allow-draft", "--format", "json", env=_env(world),
+        "--store", world["store"], "--allow-draft", "--format", "json",
     )  # fmt: skip
     assert ran.returncode in (0, 1), ran.stderr
     verdict = json.loads(ran.stdout)
@@ -606,7 +608,7 @@ def test_a_store_that_is_not_a_datahub_database_exits_2(world, cli, tmp_path):
         ("check", urn("passing"), world["passing"], "--policy", world["base.yaml"]),
         ("status", urn("passing")),
     ):
-        run = cli("catalog", *args, "--store", garbage, env=_env(world))
+        run = cli("catalog", *args, "--store", garbage)
         assert "cannot read DataHub at" in _one_line_exit_2(run)
     assert garbage.read_text() == "not a database\n"
 
@@ -618,7 +620,7 @@ def test_a_duckdb_store_is_recognised_by_its_header(world, cli, tmp_path):
     seed(store, "duckdb")
     ran = cli(
         "catalog", "check", urn("failing"), world["failing"], "--policy", world["base.yaml"],
-        "--store", store.parent, "--format", "json", env=_env(world),
+        "--store", store.parent, "--format", "json",
     )  # fmt: skip
     assert ran.returncode == 1, ran.stderr
     stored = _assertions(store, urn("failing"), "duckdb")
