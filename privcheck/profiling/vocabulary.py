@@ -15,6 +15,7 @@ they cannot settle is marked for review.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -290,12 +291,20 @@ class NameHit:
     keyword: str
 
 
+#: each concept's keywords, longest first (the most specific match wins)
+_KEYWORDS_LONGEST_FIRST = tuple(
+    (concept, tuple(sorted(concept.keywords, key=len, reverse=True))) for concept in CONCEPTS
+)
+
+
+@functools.lru_cache(maxsize=4096)
 def concept_of_name(name: str) -> NameHit | None:
-    """The first concept (in ``CONCEPTS`` order) whose keyword the name holds."""
+    """The first concept (in ``CONCEPTS`` order) whose keyword the name holds (kept per name:
+    a draft asks of every column several times, over some 600 keywords)."""
     tokens = name_tokens(name)
     joined = "".join(tokens)
-    for concept in CONCEPTS:
-        for keyword in sorted(concept.keywords, key=len, reverse=True):
+    for concept, keywords in _KEYWORDS_LONGEST_FIRST:
+        for keyword in keywords:
             if not _keyword_matches(keyword, tokens, joined):
                 continue
             if (
