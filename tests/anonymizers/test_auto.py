@@ -32,6 +32,13 @@ def _write(frame: pd.DataFrame, path: Path) -> pd.DataFrame:
     return read_strings(path)
 
 
+#: local suppression's exact integer program stops at a time budget on these tables (127–143
+#: rows of 8 quasi-identifiers: never proven optimal), so two runs of it can differ with the
+#: machine's load; the heuristics alone are deterministic, and this test compares two runs.
+#: The program itself is tested against an exact oracle in test_local_suppression.py.
+DETERMINISTIC = {"exact_seconds": 0}
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_auto_writes_the_least_loss_of_its_candidates_run_alone(seed, tmp_path):
     frame, spec = random_case(seed)
@@ -44,11 +51,12 @@ def test_auto_writes_the_least_loss_of_its_candidates_run_alone(seed, tmp_path):
     alone: dict[str, float] = {}
     for name in ALONE:
         try:
-            release, _ = anonymize(frame, by_loss, name, seed=1)
+            params = DETERMINISTIC if name == "local-suppression" else {}
+            release, _ = anonymize(frame, by_loss, name, seed=1, **params)
         except PolicyError:
             continue
         alone[name] = release_loss(original, _write(release, tmp_path / f"{name}.csv"), policy)
-    release, report = anonymize(frame, policy, "auto", seed=1)
+    release, report = anonymize(frame, policy, "auto", seed=1, **DETERMINISTIC)
     got = release_loss(original, _write(release, tmp_path / "auto.csv"), policy)
     assert got == pytest.approx(min(alone.values()), abs=1e-9), (alone, report.chosen)
     assert report.algorithm == "auto" and report.chosen in alone
