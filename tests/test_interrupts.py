@@ -133,7 +133,7 @@ def test_the_second_of_two_outputs_interrupted_leaves_neither(adult, name):
     before = _digest(adult)
     proc = _start(
         adult, "check", "adult.csv", "-p", "policy.yaml", "-o", "out.json",
-        "--report", "report.html", pause=3,
+        "--report", "report.html", pause=1.5,
     )  # fmt: skip
     first = _wait_for_pause(proc)  # (this pause runs its course; the signal comes in the next)
     assert first.startswith(".report.html.")
@@ -148,7 +148,7 @@ def test_the_second_of_two_outputs_interrupted_leaves_neither(adult, name):
 def test_an_ignored_hangup_stays_ignored(adult):
     """nohup: a SIGHUP the process inherited as ignored does not stop it."""
     proc = _start(
-        adult, "check", "adult.csv", "-p", "policy.yaml", "-o", "out.txt", pause=2,
+        adult, "check", "adult.csv", "-p", "policy.yaml", "-o", "out.txt", pause=1,
         prefix=("nohup",),
     )  # fmt: skip
     _wait_for_pause(proc)
