@@ -12,7 +12,8 @@ of them): ``first_stage`` and ``whole_row_routine`` (the routine before partial 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -77,10 +78,6 @@ class Problem:
     importance: np.ndarray
     star_mode: bool
     limit: int
-    #: ``rows_under`` of the last order asked for (the greedy asks four times per table)
-    _rows_under: tuple[np.ndarray, np.ndarray, int] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
 
     @property
     def m(self) -> int:
@@ -99,13 +96,13 @@ class Problem:
             np.arange(n, dtype=np.int64),
         )
 
-    def rows_under(self, order: np.ndarray) -> tuple[np.ndarray, int]:
-        """Each class's released row under every pattern of ``order`` (patterns × classes, row
-        ids numbered pattern after pattern) and how many rows there are: a group that a pattern
-        covers reaches the row of any of its classes."""
-        cached = self._rows_under
-        if cached is not None and np.array_equal(cached[0], order):
-            return cached[1], cached[2]
+    @functools.cached_property
+    def pattern_rows(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """The greedy's patterns (``pattern_order``, then the full pattern), each class's
+        released row under every one of them (patterns × classes, row ids numbered pattern
+        after pattern) and how many rows there are: a group that a pattern covers reaches the
+        row of any of its classes. Made once per table (the greedy runs up to four times)."""
+        order = np.array([*pattern_order(self.importance), self.full], dtype=np.int64)
         row_of = np.empty((len(order), len(self.sizes)), dtype=np.int64)
         offset = 0
         for i, p in enumerate(order.tolist()):
@@ -116,8 +113,7 @@ class Problem:
                 r, n_r = np.zeros(len(self.sizes), dtype=np.int64), 1
             row_of[i] = r + offset
             offset += n_r
-        self._rows_under = (order.copy(), row_of, offset)
-        return row_of, offset
+        return order, row_of, offset
 
     def released(self, pat: np.ndarray, keys: np.ndarray) -> np.ndarray:
         bits = ((pat[:, None] >> np.arange(self.m, dtype=np.int64)) & 1).astype(bool)
@@ -402,8 +398,7 @@ def greedy_rounds(
     k, full = prob.k, prob.full
     fork: Units | None = None
     u = Units(u.keys, u.sizes.copy(), u.pat.copy(), u.parent.copy())
-    order = np.array([*pattern_order(prob.importance), full], dtype=np.int64)
-    row_of, n_rows_all = prob.rows_under(order)
+    order, row_of, n_rows_all = prob.pattern_rows
     while True:
         inverse, gsize, gpat, _, exempt = group_view(prob, u)
         unsafe = (gsize < k) & ~exempt
